@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Installs everything kcp needs to build and test for one backend:
+#   - Debian packages (compilers, cmake, ninja, CLI11, fmt, GoogleTest, MiniZinc, Gecode's fzn-gecode);
+#   - Kokkos 3.4.01 and Kokkos Kernels 3.4.01 from Debian's trilinos 13.2.0 source package,
+#     checksum-verified, patched for CUDA 13 / Hopper (cmake/patches/), built and installed into a
+#     cache outside the clone, keyed by version, backend, options and patch hash.
+# A second run finds everything in place and returns in seconds.
+#
+# usage: scripts/setup-deps.sh [serial|openmp|cuda] [--debug] [--no-kernels] [--print-prefix]
+# env:   KCP_DEPS_DIR   cache folder (default: ${XDG_CACHE_HOME:-$HOME/.cache}/kcp)
+#        KCP_CUDA_ARCH  Kokkos GPU architecture for the cuda backend (default: HOPPER90)
+#        KCP_JOBS       parallel build jobs (default: nproc)
+set -euo pipefail
+
+die() { echo "setup-deps: error: $*" >&2; exit 1; }
+note() { echo "setup-deps: $*" >&2; }
+
+backend=openmp
+debug=0
+kernels=1
+print_prefix=0
+for arg in "$@"; do
+  case "$arg" in
+    serial|openmp|cuda) backend=$arg ;;
+    --debug) debug=1 ;;
+    --no-kernels) kernels=0 ;;
+    --print-prefix) print_prefix=1 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) die "unknown argument '$arg' (expected serial, openmp, cuda, --debug, --no-kernels, --print-prefix)" ;;
+  esac
+done
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+deps=${KCP_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kcp}
+cuda_arch=${KCP_CUDA_ARCH:-HOPPER90}
+jobs=${KCP_JOBS:-$(nproc)}
+start=$(date +%s)
+
+# The one source of Kokkos this machine can reach: Debian bookworm's trilinos 13.2.0 source package.
+trilinos_version=13.2.0-4
+trilinos_orig=trilinos_13.2.0.orig.tar.gz
+trilinos_sha256=0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90
+kokkos_version=3.4.01
+
+# ---------------------------------------------------------------------------------------------
+# 1. Debian packages
+packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev libgtest-dev minizinc flatzinc
+          python3 dpkg-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+  die "need root to run: $*"; fi; }
+if [ ${#missing[@]} -gt 0 ]; then
+  note "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -q >&2 || die "cannot reach Debian's package archive (apt-get update failed)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
+    || die "apt-get install ${missing[*]} failed"
+fi
+if [ "$backend" = cuda ]; then
+  command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] \
+    || die "the cuda backend needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda"
+  export PATH=$PATH:/usr/local/cuda/bin
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 2. Kokkos and Kokkos Kernels sources, extracted once from the verified trilinos tarball
+src=$deps/src/kokkos-$kokkos_version
+if [ ! -f "$src/.kcp-extracted" ]; then
+  dl=$deps/download
+  mkdir -p "$dl"
+  if [ ! -f "$dl/$trilinos_orig" ]; then
+    if ! grep -rqsE '^(deb-src .*bookworm|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      note "adding a deb-src entry for bookworm (/etc/apt/sources.list.d/kcp-deb-src.sources)"
+      as_root tee /etc/apt/sources.list.d/kcp-deb-src.sources >/dev/null <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+      as_root apt-get update -q >&2 || die "cannot reach Debian's package archive (apt-get update failed)"
+    fi
+    note "downloading trilinos $trilinos_version sources (166 MB) from Debian's archive"
+    (cd "$dl" && apt-get source -q --download-only "trilinos=$trilinos_version" >&2) \
+      || die "cannot download the trilinos $trilinos_version source package from Debian's archive"
+  fi
+  echo "$trilinos_sha256  $dl/$trilinos_orig" | sha256sum --check --status \
+    || { rm -f "$dl/$trilinos_orig"; die "checksum of $trilinos_orig differs from $trilinos_sha256 (file removed; run again)"; }
+  note "extracting Kokkos and Kokkos Kernels"
+  rm -rf "$src" "$deps/src/tmp"
+  mkdir -p "$deps/src/tmp"
+  tar -xzf "$dl/$trilinos_orig" -C "$deps/src/tmp" --wildcards \
+    '*/packages/kokkos/*' '*/packages/kokkos-kernels/*' || die "cannot extract $dl/$trilinos_orig"
+  mkdir -p "$src"
+  mv "$deps"/src/tmp/*/packages/kokkos "$deps"/src/tmp/*/packages/kokkos-kernels "$src/"
+  rm -rf "$deps/src/tmp"
+  touch "$src/.kcp-extracted"
+  rm -f "$dl/$trilinos_orig" "$dl"/trilinos_*  # 166 MB we no longer need
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 3. Build and install, keyed by backend, options and the patches applied
+kokkos_opts=(-DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON
+             -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
+# Only the instantiations kcp uses: double scalars, int ordinals and offsets, LayoutLeft, no UVM,
+# and only the backend's main execution space; BLAS and sparse components.
+kernels_opts=(-DKokkosKernels_ENABLED_COMPONENTS="BLAS;SPARSE" -DKokkosKernels_ADD_DEFAULT_ETI=OFF
+              -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_ORDINAL_INT=ON
+              -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+              -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+              -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TESTS=OFF
+              -DKokkosKernels_ENABLE_EXAMPLES=OFF)
+cxx=g++
+case "$backend" in
+  serial)
+    kernels_opts+=(-DKokkosKernels_INST_EXECSPACE_SERIAL=ON -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON) ;;
+  openmp)
+    kokkos_opts+=(-DKokkos_ENABLE_OPENMP=ON)
+    kernels_opts+=(-DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF
+                   -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON) ;;
+  cuda)
+    kokkos_opts+=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
+                  -DKokkos_ENABLE_CUDA_CONSTEXPR=ON "-DKokkos_ARCH_$cuda_arch=ON")
+    kernels_opts+=(-DKokkosKernels_INST_EXECSPACE_CUDA=ON -DKokkosKernels_INST_MEMSPACE_CUDASPACE=ON
+                   -DKokkosKernels_INST_MEMSPACE_CUDAUVMSPACE=OFF -DKokkosKernels_INST_EXECSPACE_OPENMP=OFF
+                   -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=OFF
+                   -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF)
+    cxx=$src/kokkos/bin/nvcc_wrapper ;;
+esac
+build_type=Release
+if [ "$debug" = 1 ]; then
+  build_type=Debug
+  kokkos_opts+=(-DKokkos_ENABLE_DEBUG=ON -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON)
+fi
+
+key=$backend
+[ "$backend" = cuda ] && key=$key-$(echo "$cuda_arch" | tr '[:upper:]' '[:lower:]')
+[ "$debug" = 1 ] && key=$key-debug
+[ "$kernels" = 0 ] && key=$key-nokernels
+hash=$( { cat "$repo"/cmake/patches/kokkos-*.patch; echo "${kokkos_opts[*]} ${kernels_opts[*]} $build_type"; } \
+        | sha256sum | cut -c1-12)
+prefix=$deps/kokkos-$kokkos_version-$key-$hash
+
+if [ ! -f "$prefix/.kcp-complete" ]; then
+  work=$deps/build/$key-$hash
+  rm -rf "$work" "$prefix"
+  mkdir -p "$work"
+  note "patching Kokkos ($(ls "$repo"/cmake/patches/kokkos-*.patch | wc -l) patches)"
+  cp -r "$src/kokkos" "$src/kokkos-kernels" "$work/"
+  for p in "$repo"/cmake/patches/kokkos-*.patch; do
+    patch -s -p1 -d "$work/kokkos" < "$p" || die "patch $p does not apply"
+  done
+  [ "$backend" = cuda ] && cxx=$work/kokkos/bin/nvcc_wrapper
+  common=(-G Ninja -DCMAKE_BUILD_TYPE=$build_type -DCMAKE_CXX_COMPILER="$cxx"
+          -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DCMAKE_INSTALL_PREFIX="$prefix"
+          -DCMAKE_INSTALL_LIBDIR=lib)
+  t0=$(date +%s)
+  note "building Kokkos $kokkos_version ($key) with $jobs jobs"
+  cmake -S "$work/kokkos" -B "$work/kokkos-build" "${common[@]}" "${kokkos_opts[@]}" > "$work/kokkos.log" 2>&1 \
+    && cmake --build "$work/kokkos-build" -j "$jobs" >> "$work/kokkos.log" 2>&1 \
+    && cmake --install "$work/kokkos-build" >> "$work/kokkos.log" 2>&1 \
+    || { tail -40 "$work/kokkos.log" >&2; die "Kokkos build failed (log: $work/kokkos.log)"; }
+  note "Kokkos built in $(( $(date +%s) - t0 )) s"
+  if [ "$kernels" = 1 ]; then
+    t0=$(date +%s)
+    note "building Kokkos Kernels $kokkos_version ($key) with $jobs jobs"
+    cmake -S "$work/kokkos-kernels" -B "$work/kernels-build" "${common[@]}" -DKokkos_ROOT="$prefix" \
+          "${kernels_opts[@]}" > "$work/kernels.log" 2>&1 \
+      && cmake --build "$work/kernels-build" -j "$jobs" >> "$work/kernels.log" 2>&1 \
+      && cmake --install "$work/kernels-build" >> "$work/kernels.log" 2>&1 \
+      || { tail -40 "$work/kernels.log" >&2; die "Kokkos Kernels build failed (log: $work/kernels.log)"; }
+    note "Kokkos Kernels built in $(( $(date +%s) - t0 )) s"
+  fi
+  rm -rf "$work"
+  touch "$prefix/.kcp-complete"
+fi
+
+# Stable name the CMake presets look in (cmake/KcpDependencies.cmake): $deps/<backend>[-debug].
+link=$deps/$backend
+[ "$debug" = 1 ] && link=$link-debug
+ln -sfn "$prefix" "$link"
+note "ready: $link -> $prefix ($(du -sh "$prefix" | cut -f1), $(( $(date +%s) - start )) s)"
+[ "$print_prefix" = 1 ] && echo "$prefix"
+exit 0

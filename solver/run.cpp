@@ -1,0 +1,212 @@
+#include "solver/run.hpp"
+
+#include "search/solve.hpp"
+#include "solver/compile.hpp"
+#include "solver/fzn/checker.hpp"
+#include "solver/fzn/output.hpp"
+#include "solver/fzn/parser.hpp"
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace kcp {
+
+namespace {
+
+struct Options {
+  std::string model;
+  bool all = false;
+  std::int64_t num_solutions = 1;
+  bool intermediate = false;
+  bool free_search = false;
+  int threads = 0;
+  std::uint64_t seed = 0;
+  bool statistics = false;
+  std::int64_t time_limit_ms = 0;
+  bool verbose = false;
+  std::string space = "default";
+  int team_size = 0;
+  int vector_length = 0;
+  int scratch_level = -1;
+  std::int64_t slice_nodes = 100000;
+#ifdef NDEBUG
+  bool check = false;
+#else
+  bool check = true;  // debug builds check every solution
+#endif
+};
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("model", o.model, "FlatZinc model to solve")->required();
+  app.add_flag("-a,--all-solutions", o.all, "Satisfaction: print every solution; optimisation: every improving one");
+  app.add_option("-n,--num-solutions", o.num_solutions, "Satisfaction: stop after N solutions")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("-i,--intermediate", o.intermediate, "Optimisation: print every improving solution");
+  app.add_flag("-f,--free-search", o.free_search, "Ignore the search annotations");
+  app.add_option("-p,--parallel", o.threads, "Host threads (OpenMP); 0: Kokkos' default")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("-r,--random-seed", o.seed, "Seed for random choices");
+  app.add_flag("-s,--statistics", o.statistics, "Print statistics as %%%mzn-stat lines");
+  app.add_option("-t,--time-limit", o.time_limit_ms, "Time limit in milliseconds (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("-v,--verbose", o.verbose, "Progress messages on stderr");
+  std::vector<std::string> spaces = available_spaces();
+  spaces.insert(spaces.begin(), "default");
+  app.add_option("--space", o.space, "Execution space to search on")->check(CLI::IsMember(spaces));
+  app.add_option("--team-size", o.team_size, "Threads per team (0: the backend's default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--vector-length", o.vector_length, "Vector lanes per thread (0: the backend's default)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--scratch-level", o.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
+      ->check(CLI::Range(-1, 1));
+  app.add_option("--slice-nodes", o.slice_nodes, "Nodes per search kernel launch")->check(CLI::PositiveNumber);
+  app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
+}
+
+/// Starts Kokkos unless the caller already has, with -p threads.
+class KokkosSession {
+ public:
+  explicit KokkosSession(int threads) {
+    if (Kokkos::is_initialized()) return;
+    std::vector<std::string> args{"kcp"};
+#if KOKKOS_VERSION >= 30700
+    if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));
+#else
+    if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
+#endif
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    int argc = static_cast<int>(argv.size());
+    Kokkos::initialize(argc, argv.data());
+    owner_ = true;
+  }
+  ~KokkosSession() {
+    if (owner_) Kokkos::finalize();
+  }
+  KokkosSession(const KokkosSession&) = delete;
+  KokkosSession& operator=(const KokkosSession&) = delete;
+
+ private:
+  bool owner_ = false;
+};
+
+void stat(std::ostream& out, const char* name, const std::string& value) {
+  fmt::print(out, "%%%mzn-stat: {}={}\n", name, value);
+}
+
+int solve(const Options& o, std::ostream& out, std::ostream& err) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const fzn::Model model = fzn::parse_file(o.model);
+  const Compiled compiled = compile(model);
+  const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (o.verbose)
+    fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s)\n", compiled.program.num_vars(),
+               compiled.program.num_rows(), init_s);
+
+  SearchOptions so;
+  so.objective = compiled.objective;
+  so.max_solutions = o.all ? 0 : o.num_solutions;
+  so.time_limit_s = o.time_limit_ms > 0 ? std::max(0.0, o.time_limit_ms / 1000.0 - init_s) : 0;
+  so.slice_nodes = o.slice_nodes;
+  so.team_size = o.team_size;
+  so.vector_length = o.vector_length;
+  so.scratch_level = o.scratch_level;
+
+  const bool optimise = compiled.has_objective;
+  const bool print_each = !optimise || o.all || o.intermediate;
+  std::vector<std::int64_t> best;
+  bool checker_rejected = false;
+  auto on_solution = [&](const std::vector<std::int32_t>& store) {
+    std::vector<std::int64_t> values = model_values(compiled, store);
+    if (o.check) {
+      const fzn::CheckResult r = fzn::check_solution(model, values);
+      if (!r.ok) {
+        fmt::print(err, "kcp: internal error: the checker rejects a solution: {}\n", r.message);
+        checker_rejected = true;
+        return false;
+      }
+    }
+    if (print_each) {
+      fzn::print_solution(out, model, values);
+      out.flush();
+    }
+    best = std::move(values);
+    return true;
+  };
+  const SearchReport rep = search_on(o.space, compiled.program, so, on_solution);
+  if (checker_rejected) return 3;
+
+  if (!print_each && !best.empty()) fzn::print_solution(out, model, best);
+  if (rep.complete) {
+    out << (rep.solutions > 0 ? "==========\n" : "=====UNSATISFIABLE=====\n");
+  } else if (rep.solutions == 0) {
+    out << "=====UNKNOWN=====\n";
+  }
+  if (o.statistics) {
+    stat(out, "nodes", std::to_string(rep.nodes));
+    stat(out, "failures", std::to_string(rep.failures));
+    stat(out, "solutions", std::to_string(rep.solutions));
+    stat(out, "peakDepth", std::to_string(rep.peak_depth));
+    stat(out, "fixpointIterations", std::to_string(rep.fixpoint_iterations));
+    stat(out, "fixpointIterationsPerNode",
+         fmt::format("{:.2f}", rep.nodes ? double(rep.fixpoint_iterations) / rep.nodes : 0.0));
+    stat(out, "variables", std::to_string(compiled.program.num_vars()));
+    stat(out, "propagators", std::to_string(compiled.program.num_rows()));
+    stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
+    stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
+    stat(out, "scratchLevel", std::to_string(rep.scratch_level));
+    stat(out, "space", "\"" + rep.space + "\"");
+    stat(out, "teams", std::to_string(rep.teams));
+    stat(out, "teamSize", std::to_string(rep.team_size));
+    stat(out, "vectorLength", std::to_string(rep.vector_length));
+    stat(out, "initTime", fmt::format("{:.3f}", init_s));
+    stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
+    stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));
+    if (optimise && rep.solutions > 0 && compiled.objective >= 0)
+      stat(out, "objective", std::to_string(compiled.maximize ? -rep.best : rep.best));
+    out << "%%%mzn-stat-end\n";
+  }
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"kcp: a constraint solver for FlatZinc models on Kokkos (Serial, OpenMP, CUDA)", "kcp"};
+  app.set_version_flag("--version", KCP_VERSION);
+  Options o;
+  add_options(app, o);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << "kcp " << KCP_VERSION << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    fmt::print(err, "kcp: error: {}\nRun with --help for the options.\n", e.what());
+    return 2;
+  }
+  try {
+    KokkosSession kokkos(o.threads);
+    return solve(o, out, err);
+  } catch (const fzn::ParseError& e) {
+    fmt::print(err, "{}\n", e.what());
+  } catch (const CompileError& e) {
+    fmt::print(err, "{}\n", e.what());
+  } catch (const std::exception& e) {
+    fmt::print(err, "kcp: error: {}\n", e.what());
+  }
+  return 1;
+}
+
+}  // namespace kcp

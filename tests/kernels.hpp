@@ -1,0 +1,90 @@
+// Kernels the backend tests launch, as free functions over an execution space.
+#pragma once
+
+#include "domains/fixpoint.hpp"
+#include "domains/program.hpp"
+#include "search/launch.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <vector>
+
+namespace kcp::test {
+
+struct FixpointOutcome {
+  bool failed = false;
+  std::vector<std::int32_t> lb, ub;
+  int iterations = 0;
+};
+
+template <class Space, bool Concurrent>
+struct TeamFixpointKernel {
+  using TeamMember = typename Kokkos::TeamPolicy<Space>::member_type;
+  DeviceProgram<typename Space::memory_space> program;
+  Kokkos::View<std::int32_t*, typename Space::memory_space> lb, ub;
+  Kokkos::View<int[2], typename Space::memory_space> result;  // failed, iterations
+
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
+    const int n = program.num_vars;
+    auto* slb = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
+    auto* sub = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
+    int* flags = static_cast<int*>(team.team_shmem().get_shmem(sizeof(int) * fixpoint_flag_count));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      slb[x] = program.root_lb(x);
+      sub[x] = program.root_ub(x);
+    });
+    team.team_barrier();
+    const FixpointResult r = team_fixpoint(team, program.rows, StoreRef<Concurrent>{slb, sub, n}, flags);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      lb(x) = slb[x];
+      ub(x) = sub[x];
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      result(0) = r.failed ? 1 : 0;
+      result(1) = r.iterations;
+    });
+  }
+};
+
+/// Runs team_fixpoint on the root of p with one team of the backend's default shape.
+template <class Space>
+FixpointOutcome team_fixpoint_on(const Program& p) {
+  using MemSpace = typename Space::memory_space;
+  const LaunchParams lp = default_launch_params<Space>();
+  const int n = p.num_vars();
+  Kokkos::View<std::int32_t*, MemSpace> lb("lb", n), ub("ub", n);
+  Kokkos::View<int[2], MemSpace> result("result");
+  const std::size_t bytes = sizeof(std::int32_t) * 2 * n + sizeof(int) * fixpoint_flag_count + 64;
+  Kokkos::TeamPolicy<Space> policy(1, lp.team_size, lp.vector_length);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  if (lp.team_size * lp.vector_length > 1) {
+    Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
+                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p), lb, ub, result});
+  } else {
+    Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
+                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p), lb, ub, result});
+  }
+  FixpointOutcome out;
+  auto hlb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lb);
+  auto hub = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ub);
+  auto hres = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+  out.failed = hres(0) != 0;
+  out.iterations = hres(1);
+  out.lb.assign(hlb.data(), hlb.data() + n);
+  out.ub.assign(hub.data(), hub.data() + n);
+  return out;
+}
+
+/// The serial Gauss-Seidel reference on the host.
+inline FixpointOutcome serial_fixpoint_on(const Program& p) {
+  FixpointOutcome out;
+  out.lb = p.lb;
+  out.ub = p.ub;
+  const DeviceProgram<Kokkos::HostSpace> hp(p);
+  const FixpointResult r = serial_fixpoint(hp.rows, StoreRef<false>{out.lb.data(), out.ub.data(), p.num_vars()});
+  out.failed = r.failed;
+  out.iterations = r.iterations;
+  return out;
+}
+
+}  // namespace kcp::test

@@ -102,6 +102,17 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   return r;
 }
 
+// One instantiation per enabled execution space: callers (tests, the CLI) link against these.
+#ifdef KOKKOS_ENABLE_SERIAL
+template SearchReport search<Kokkos::Serial>(const Program&, const SearchOptions&, const SolutionCallback&);
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+template SearchReport search<Kokkos::OpenMP>(const Program&, const SearchOptions&, const SolutionCallback&);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+template SearchReport search<Kokkos::Cuda>(const Program&, const SearchOptions&, const SolutionCallback&);
+#endif
+
 std::vector<std::string> available_spaces() {
   std::vector<std::string> spaces;
 #ifdef KOKKOS_ENABLE_SERIAL

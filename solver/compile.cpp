@@ -1,5 +1,7 @@
 #include "solver/compile.hpp"
 
+#include "solver/int128.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -43,9 +45,9 @@ class Compiler {
   void add_term(LinearExpr& e, std::int64_t a, const fzn::Term& t, fzn::Location loc) const {
     const StoreRefTerm r = ref(t);
     if (r.is_constant) {
-      e.constant = checked(e.constant + checked(__int128(a) * r.value, loc), loc);
+      e.constant = checked(e.constant + checked(Int128(a) * r.value, loc), loc);
     } else {
-      e.coef[r.var] = checked(e.coef[r.var] + __int128(a), loc);
+      e.coef[r.var] = checked(e.coef[r.var] + Int128(a), loc);
     }
   }
 
@@ -59,7 +61,7 @@ class Compiler {
       a.push_back(static_cast<std::int32_t>(c));
       x.push_back(v);
     }
-    const __int128 c = __int128(rhs) - e.constant;
+    const Int128 c = Int128(rhs) - e.constant;
     if (c >= sum_limit || c <= -sum_limit) fail(loc, "linear constant out of range (|c| must be below 2^62)");
     out_.program.add_row(kind, a, x, static_cast<std::int64_t>(c));
   }
@@ -90,7 +92,7 @@ class Compiler {
   }
 
  private:
-  std::int64_t checked(__int128 v, fzn::Location loc) const {
+  std::int64_t checked(Int128 v, fzn::Location loc) const {
     if (v > INT64_MAX || v < INT64_MIN) fail(loc, "integer overflow while compiling");
     return static_cast<std::int64_t>(v);
   }

@@ -12,6 +12,7 @@
 #include <fmt/ostream.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -75,6 +76,9 @@ class KokkosSession {
  public:
   explicit KokkosSession(int threads) {
     if (Kokkos::is_initialized()) return;
+    // Kokkos warns when OMP_PROC_BIND is unset. The OpenMP runtime has read its environment when it
+    // was loaded, so this changes nothing but the message: unset means false, which is what it uses.
+    setenv("OMP_PROC_BIND", "false", 0);
     std::vector<std::string> args{"kcp"};
 #if KOKKOS_VERSION >= 30700
     if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));

@@ -7,6 +7,8 @@
 #include "solver/fzn/parser.hpp"
 #include "tests/backends.hpp"
 
+#include "tests/source_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -14,7 +16,7 @@
 namespace kcp {
 namespace {
 
-std::string example(const std::string& name) { return std::string(KCP_SOURCE_DIR) + "/examples/" + name; }
+using test::example;
 
 struct Outcome {
   SearchReport report;

@@ -1,0 +1,38 @@
+#include "solver/fzn/model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace kcp::fzn {
+
+bool IntSet::contains(std::int64_t v) const {
+  // The ranges are sorted and disjoint: find the first range that ends at or after v.
+  auto it = std::lower_bound(
+      ranges.begin(), ranges.end(), v,
+      [](const std::pair<std::int64_t, std::int64_t>& r, std::int64_t x) { return r.second < x; });
+  return it != ranges.end() && it->first <= v;
+}
+
+IntSet IntSet::from_ranges(std::vector<std::pair<std::int64_t, std::int64_t>> ranges) {
+  ranges.erase(std::remove_if(ranges.begin(), ranges.end(),
+                              [](const std::pair<std::int64_t, std::int64_t>& r) {
+                                return r.first > r.second;
+                              }),
+               ranges.end());
+  std::sort(ranges.begin(), ranges.end());
+  IntSet result;
+  for (const auto& r : ranges) {
+    if (!result.ranges.empty()) {
+      auto& last = result.ranges.back();
+      // Merge overlapping and adjacent ranges; INT64_MAX has no successor, so test it first.
+      if (last.second == std::numeric_limits<std::int64_t>::max() || r.first <= last.second + 1) {
+        last.second = std::max(last.second, r.second);
+        continue;
+      }
+    }
+    result.ranges.push_back(r);
+  }
+  return result;
+}
+
+}  // namespace kcp::fzn

@@ -33,6 +33,7 @@ struct DepthFirstSearch {
   SearchState<MemorySpace> state;
   int objective = -1;  ///< store variable minimised, or -1
   std::int64_t node_budget = 1;
+  int scratch_level = 0;  ///< team scratch level holding the store (0: fast, small; 1: large)
 
   /// Team scratch: lb, ub, the fixpoint flags and the shared control word.
   static std::size_t scratch_bytes(int num_vars) {
@@ -41,12 +42,17 @@ struct DepthFirstSearch {
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const int n = program.num_vars;
-    std::int32_t* lb = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
-    std::int32_t* ub = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
-    int* flags = static_cast<int*>(team.team_shmem().get_shmem(sizeof(int) * (fixpoint_flag_count + 2)));
+    auto& scratch = team.team_scratch(scratch_level);
+    std::int32_t* lb = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
+    std::int32_t* ub = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
+    int* flags = static_cast<int*>(scratch.get_shmem(sizeof(int) * (fixpoint_flag_count + 2)));
     int* shared = flags + fixpoint_flag_count;  // [0]: the node failed; [1]: what next
     const StoreRef<Concurrent> s{lb, ub, n};
     auto& ctl = state.control;
+    if (flags == nullptr) {  // the launch asked for less scratch than this needs: report, do not corrupt
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { ctl(ctl_error) = 1; });
+      return;
+    }
 
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
       if (ctl(ctl_restore)) {

@@ -20,6 +20,7 @@ enum Control : int {
   ctl_best,               ///< best objective found (minimisation); INT64_MAX while none
   ctl_new_solution,       ///< 1 when `solution` holds a solution the host has not seen
   ctl_restore,            ///< 1 when the next node must be recomputed from the root
+  ctl_error,              ///< 1 when the kernel could not get its team scratch
   ctl_count
 };
 

@@ -52,6 +52,7 @@ SearchReport run_slices(const Program& program, const SearchOptions& options, co
     throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
                             std::to_string(report.scratch_level));
   policy.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
+  dfs.scratch_level = report.scratch_level;
 
   auto control = Kokkos::create_mirror_view(dfs.state.control);
   auto solution = Kokkos::create_mirror_view(dfs.state.solution);
@@ -61,6 +62,7 @@ SearchReport run_slices(const Program& program, const SearchOptions& options, co
     Kokkos::parallel_for("kcp::search::dfs", policy, dfs);
     Kokkos::fence();
     Kokkos::deep_copy(control, dfs.state.control);
+    if (control(ctl_error)) throw std::runtime_error("the search kernel did not get its team scratch");
     if (control(ctl_new_solution)) {
       Kokkos::deep_copy(solution, dfs.state.solution);
       for (int x = 0; x < program.num_vars(); ++x) values[x] = solution(x);

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# End to end through MiniZinc: install kcp into a fresh prefix, then solve the shipped example models
+# with `minizinc --solver kcp`, found through MZN_SOLVER_PATH, and compare with the known answers.
+# usage: run.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+prefix=$(mktemp -d); trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export MZN_SOLVER_PATH=$prefix/share/minizinc/solvers
+fail=0
+expect() {  # expect NAME EXPECTED_SUBSTRING OUTPUT
+  if [[ "$3" == *"$2"* ]]; then echo "ok   $1"; else echo "FAIL $1: expected '$2' in:"; echo "$3"; fail=1; fi
+}
+minizinc --solvers | grep -q "org.kcp.kcp" || { echo "FAIL: minizinc does not list kcp"; exit 1; }
+out=$(minizinc --solver kcp "$src/examples/send-more-money.mzn")
+expect send-more-money $'S = 9;\nE = 5;\nN = 6;\nD = 7;\nM = 1;\nO = 0;\nR = 8;\nY = 2;\n----------' "$out"
+out=$(minizinc --solver kcp -a "$src/examples/queens.mzn")
+n=$(grep -c -- '----------' <<<"$out")
+[ "$n" = 92 ] && echo "ok   queens -a: 92 solutions" || { echo "FAIL queens -a: $n solutions"; fail=1; }
+expect "queens complete" "==========" "$out"
+out=$(minizinc --solver kcp "$src/examples/backpack.mzn")
+expect backpack $'take = [0, 1, 1, 1, 0, 0];\n----------\n==========' "$out"
+out=$(minizinc --solver kcp -s -t 5000 --check "$src/examples/backpack.mzn" 2>&1)
+expect "statistics" "%%%mzn-stat: objective=51" "$out"
+echo "$([ $fail = 0 ] && echo "all passed" || echo "some failed")"
+exit $fail

@@ -1,5 +1,7 @@
-// The search state that lives in Views between slices of the search kernel, so the host can stop,
-// print and resume without copying the tree back and forth.
+// The search state that lives in Views between slices of the search kernel, so that the host can
+// stop, print and resume without copying the tree back and forth. Per team: a decision stack, the
+// subproblem it works on, counters and a solution slot. Global: the next subproblem, the best
+// objective, the skipped-subproblem count.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -8,42 +10,68 @@
 
 namespace kcp {
 
-/// Slots of SearchState::control (int64 each).
+/// One decision: x's domain at the node was [lo, hi], split at v. Left is [lo, v] (reversed: [v+1, hi]),
+/// right the other half. `right` is 1 once the left half is exhausted (or, on a subproblem's path,
+/// when the path takes the right half).
+struct Decision {
+  std::int32_t var;
+  std::int32_t lo, hi, v;
+  std::int8_t reversed;
+  std::int8_t right;
+};
+
+/// Slots of SearchState::control (int64 each), shared by all teams.
 enum Control : int {
-  ctl_depth = 0,          ///< decisions on the stack
-  ctl_exhausted,          ///< 1 once the whole tree has been explored
-  ctl_nodes,              ///< nodes (fixpoints) so far
-  ctl_failures,           ///< failed nodes so far
-  ctl_solutions,          ///< solutions found so far
-  ctl_peak_depth,         ///< deepest stack seen
-  ctl_fixpoint_iterations,
-  ctl_best,               ///< best objective found (minimisation); INT64_MAX while none
-  ctl_new_solution,       ///< 1 when `solution` holds a solution the host has not seen
-  ctl_restore,            ///< 1 when the next node must be recomputed from the root
-  ctl_error,              ///< 1 when the kernel could not get its team scratch
+  ctl_next_subproblem = 0,  ///< the counter teams take subproblems from
+  ctl_best,                 ///< best objective found (minimisation); INT64_MAX while none
+  ctl_skipped,              ///< subproblems never taken: their subtree failed during another's dive
+  ctl_error,                ///< 1: no team scratch; 2: a decision stack overflowed
   ctl_count
+};
+
+/// Slots of SearchState::team (int64 each), one row per team.
+enum TeamSlot : int {
+  team_subproblem = 0,  ///< index of the subproblem in hand, -1 when none
+  team_idle,            ///< 1 once no subproblem is left to take
+  team_depth,           ///< decisions on the stack
+  team_restore,         ///< 1 when the next node is recomputed from the root
+  team_has_solution,    ///< 1 when the solution slot holds a solution the host has not seen
+  team_nodes,
+  team_failures,
+  team_fixpoint_iterations,
+  team_peak_depth,
+  team_solved,          ///< subproblems this team finished
+  team_slot_count
 };
 
 template <class MemorySpace>
 struct SearchState {
-  Kokkos::View<std::int32_t*, MemorySpace> decision_var;  ///< branching variable per depth
-  Kokkos::View<std::int32_t*, MemorySpace> decision_val;  ///< left: x <= val; right: x >= val + 1
-  Kokkos::View<std::int8_t*, MemorySpace> decision_right; ///< 1 once the right branch is taken
+  int teams = 0;
+  int capacity = 0;  ///< decisions per team
+  Kokkos::View<Decision**, MemorySpace> decisions;       ///< [team][depth]
+  Kokkos::View<std::int64_t**, MemorySpace> team;        ///< [team][TeamSlot]
+  Kokkos::View<std::int32_t**, MemorySpace> solution;    ///< [team][variable]
   Kokkos::View<std::int64_t*, MemorySpace> control;
-  Kokkos::View<std::int32_t*, MemorySpace> solution;      ///< the last solution found (store values)
 
   SearchState() = default;
-  SearchState(int num_vars, int max_depth)
-      : decision_var("kcp::search::decision_var", max_depth),
-        decision_val("kcp::search::decision_val", max_depth),
-        decision_right("kcp::search::decision_right", max_depth),
-        control("kcp::search::control", ctl_count),
-        solution("kcp::search::solution", num_vars) {
-    auto h = Kokkos::create_mirror_view(control);
-    for (int i = 0; i < ctl_count; ++i) h(i) = 0;
-    h(ctl_best) = INT64_MAX;
-    h(ctl_restore) = 1;
-    Kokkos::deep_copy(control, h);
+  SearchState(int num_teams, int num_vars, int stack_capacity)
+      : teams(num_teams),
+        capacity(stack_capacity),
+        decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::decisions"), num_teams,
+                  stack_capacity),
+        team("kcp::search::team", num_teams, team_slot_count),
+        solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
+        control("kcp::search::control", ctl_count) {
+    auto h = Kokkos::create_mirror_view(team);
+    for (int t = 0; t < num_teams; ++t) {
+      for (int k = 0; k < team_slot_count; ++k) h(t, k) = 0;
+      h(t, team_subproblem) = -1;
+    }
+    Kokkos::deep_copy(team, h);
+    auto c = Kokkos::create_mirror_view(control);
+    for (int k = 0; k < ctl_count; ++k) c(k) = 0;
+    c(ctl_best) = INT64_MAX;
+    Kokkos::deep_copy(control, c);
   }
 };
 

@@ -1,9 +1,10 @@
 #include "search/solve.hpp"
 
-#include "search/dfs.hpp"
+#include "search/parallel_search.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -12,80 +13,205 @@ namespace kcp {
 
 namespace {
 
-/// An upper bound on the depth of the bisection search: a decision at least halves one domain.
-int max_search_depth(const Program& p) {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// A generous guess at the decisions a dive needs: a few per variable, more for wide domains
+/// (indomain_min may take one per value where decisions on other variables come between).
+std::int64_t expected_depth(const Program& p) {
   std::int64_t depth = 1;
-  for (int x = 0; x < p.num_vars(); ++x) {
-    std::uint64_t size = std::uint64_t(std::int64_t(p.ub[x]) - p.lb[x]) + 1;
-    while (size > 1) {
-      ++depth;
-      size = (size + 1) / 2;
-    }
+  for (int x = 0; x < p.num_vars(); ++x) depth += std::min<std::int64_t>(std::int64_t(p.ub[x]) - p.lb[x] + 1, 64);
+  return depth;
+}
+
+/// How often each store variable occurs in a propagator (for the occurrence choices).
+std::vector<std::int32_t> occurrences(const Program& p) {
+  std::vector<std::int32_t> occ(p.num_vars(), 0);
+  for (const int x : p.var) ++occ[x];
+  for (const int b : p.reif_var)
+    if (b >= 0) ++occ[b];
+  for (const Ternary& t : p.ternary) {
+    ++occ[t.x];
+    ++occ[t.y];
+    if (t.z != t.y) ++occ[t.z];
   }
-  if (depth > INT32_MAX) throw std::length_error("search depth bound exceeds 2^31");
-  return static_cast<int>(depth);
+  for (int e = 0; e < p.num_elements(); ++e) {
+    ++occ[p.elem_index[e]];
+    ++occ[p.elem_result[e]];
+  }
+  return occ;
+}
+
+template <class MemorySpace>
+SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o) {
+  std::vector<SearchPhase> phases = o.phases;
+  SearchPhase all{VarChoice::first_fail, ValueChoice::split, {}};
+  for (int x = 0; x < p.num_vars(); ++x) all.vars.push_back(x);
+  phases.push_back(all);  // every variable is fixed at a leaf
+  std::vector<std::int32_t> begin{0}, vars;
+  std::vector<std::int8_t> vc, valc;
+  for (const SearchPhase& ph : phases) {
+    if (ph.vars.size() >= (std::size_t(1) << 28)) throw std::length_error("a search phase has 2^28 variables or more");
+    for (const int x : ph.vars) {
+      if (x < 0 || x >= p.num_vars()) throw std::out_of_range("search phase names an unknown variable");
+      vars.push_back(x);
+    }
+    begin.push_back(static_cast<std::int32_t>(vars.size()));
+    vc.push_back(static_cast<std::int8_t>(ph.var_choice));
+    valc.push_back(static_cast<std::int8_t>(ph.value_choice));
+  }
+  SearchPhases<MemorySpace> d;
+  d.begin = detail::upload<std::int32_t, MemorySpace>("kcp::search::phase_begin", begin);
+  d.vars = detail::upload<std::int32_t, MemorySpace>("kcp::search::phase_vars", vars);
+  d.var_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::var_choice", vc);
+  d.value_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::value_choice", valc);
+  d.occurrences = detail::upload<std::int32_t, MemorySpace>("kcp::search::occurrences", occurrences(p));
+  d.seed = o.seed;
+  return d;
+}
+
+template <class ExecSpace>
+int default_teams(const LaunchParams& lp) {
+  const int threads = ExecSpace().concurrency();
+  return std::max(1, threads / std::max(1, lp.team_size * lp.vector_length));
 }
 
 template <class ExecSpace, bool Concurrent>
 SearchReport run_slices(const Program& program, const SearchOptions& options, const SolutionCallback& on_solution,
                         const LaunchParams& lp) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Dfs = DepthFirstSearch<ExecSpace, Concurrent>;
-  const auto start = std::chrono::steady_clock::now();
-
-  Kokkos::Profiling::pushRegion("kcp::search::setup");
-  Dfs dfs;
-  dfs.program = DeviceProgram<typename ExecSpace::memory_space>(program);
-  dfs.state = SearchState<typename ExecSpace::memory_space>(program.num_vars(), max_search_depth(program));
-  dfs.objective = options.objective;
-  dfs.node_budget = options.slice_nodes;
-  Kokkos::Profiling::popRegion();
+  using Memory = typename ExecSpace::memory_space;
+  using Kernel = ParallelSearch<ExecSpace, Concurrent>;
+  const auto start = Clock::now();
 
   SearchReport report;
   report.team_size = lp.team_size;
   report.vector_length = lp.vector_length;
-  const std::size_t bytes = Dfs::scratch_bytes(program.num_vars());
-  Policy policy(1, lp.team_size, lp.vector_length);
+  report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
+  if (options.subproblem_depth >= 0) {
+    report.subproblem_depth = options.subproblem_depth;
+  } else if (report.teams > 1) {
+    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(300.0 * report.teams)));
+  }
+  if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
+  report.subproblems = std::int64_t(1) << report.subproblem_depth;
+
+  Kokkos::Profiling::pushRegion("kcp::search::setup");
+  const int n = program.num_vars();
+  std::int64_t capacity = options.max_depth;
+  if (capacity <= 0) {
+    // The decision stacks of all teams together stay within 2^25 entries (640 MB), each at least 1024.
+    const std::int64_t share = std::max<std::int64_t>(1024, (std::int64_t(1) << 25) / report.teams);
+    capacity = std::min(std::max<std::int64_t>(expected_depth(program) + report.subproblem_depth, 1024), share);
+  }
+  capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
+  Kernel kernel;
+  kernel.program = DeviceProgram<Memory>(program);
+  kernel.phases = upload_phases<Memory>(program, options);
+  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity));
+  kernel.objective = options.objective;
+  kernel.path_length = report.subproblem_depth;
+  Kokkos::Profiling::popRegion();
+
+  const std::size_t bytes = Kernel::scratch_bytes(n);
+  Kokkos::TeamPolicy<ExecSpace> policy(report.teams, lp.team_size, lp.vector_length);
   report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
                          : bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;
   if (bytes > std::size_t(policy.scratch_size_max(report.scratch_level)))
     throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
                             std::to_string(report.scratch_level));
   policy.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
-  dfs.scratch_level = report.scratch_level;
+  kernel.scratch_level = report.scratch_level;
 
-  auto control = Kokkos::create_mirror_view(dfs.state.control);
-  auto solution = Kokkos::create_mirror_view(dfs.state.solution);
-  std::vector<std::int32_t> values(program.num_vars());
-  bool stop = false;
+  auto team = Kokkos::create_mirror_view(kernel.state.team);
+  auto control = Kokkos::create_mirror_view(kernel.state.control);
+  auto solution_row = Kokkos::create_mirror_view(
+      Kokkos::subview(kernel.state.solution, 0, Kokkos::ALL()));
+  std::int64_t budget = options.slice_nodes > 0 ? options.slice_nodes : 16;
+  std::int64_t best_reported = INT64_MAX;
+  bool stop = false, unreported = false;
   while (!stop) {
-    Kokkos::parallel_for("kcp::search::dfs", policy, dfs);
+    kernel.node_budget = budget;
+    const auto launch_start = Clock::now();
+    Kokkos::parallel_for("kcp::search::parallel", policy, kernel);
     Kokkos::fence();
-    Kokkos::deep_copy(control, dfs.state.control);
-    if (control(ctl_error)) throw std::runtime_error("the search kernel did not get its team scratch");
-    if (control(ctl_new_solution)) {
-      Kokkos::deep_copy(solution, dfs.state.solution);
-      for (int x = 0; x < program.num_vars(); ++x) values[x] = solution(x);
-      control(ctl_new_solution) = 0;
-      Kokkos::deep_copy(dfs.state.control, control);
-      if (!on_solution(values)) stop = true;
-      if (options.objective < 0 && options.max_solutions > 0 && control(ctl_solutions) >= options.max_solutions)
+    ++report.launches;
+    const double launch_s = seconds_since(launch_start);
+    if (options.slice_nodes <= 0) {  // aim at launches of 20 to 100 ms: prompt to stop, cheap to relaunch
+      if (launch_s < 0.02 && budget < (std::int64_t(1) << 30)) budget *= 2;
+      if (launch_s > 0.1 && budget > 1) budget /= 2;
+    }
+    Kokkos::deep_copy(team, kernel.state.team);
+    Kokkos::deep_copy(control, kernel.state.control);
+    if (control(ctl_error) == 1) throw std::runtime_error("the search kernel did not get its team scratch");
+    if (control(ctl_error) == 2)
+      throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity) +
+                               " decisions); rerun with a larger --max-depth");
+
+    // Hand the new solutions over: satisfaction in team order, optimisation worst first so that the
+    // caller sees an improving sequence.
+    std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> found;
+    bool any = false;
+    for (int t = 0; t < report.teams; ++t) {
+      if (!team(t, team_has_solution)) continue;
+      any = true;
+      Kokkos::deep_copy(solution_row, Kokkos::subview(kernel.state.solution, t, Kokkos::ALL()));
+      std::vector<std::int32_t> values(solution_row.data(), solution_row.data() + n);
+      const std::int64_t key = options.objective >= 0 ? values[options.objective] : 0;
+      found.emplace_back(key, std::move(values));
+      team(t, team_has_solution) = 0;
+    }
+    if (any) Kokkos::deep_copy(kernel.state.team, team);
+    if (options.objective >= 0)
+      std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto& [key, values] : found) {
+      if (stop) {
+        unreported = unreported || options.objective < 0;
+        continue;
+      }
+      if (options.objective >= 0) {
+        if (key >= best_reported) continue;
+        best_reported = key;
+      }
+      ++report.solutions;
+      if (!on_solution(values)) {
+        stop = true;
+        unreported = true;
+      }
+      if (options.objective < 0 && options.max_solutions > 0 && report.solutions >= options.max_solutions)
         stop = true;
     }
-    if (control(ctl_exhausted)) {
+
+    int idle = 0;
+    for (int t = 0; t < report.teams; ++t) idle += team(t, team_idle) ? 1 : 0;
+    report.idle_teams = idle;
+    if (idle == report.teams) {
       report.complete = true;
       stop = true;
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options.time_limit_s > 0 && elapsed >= options.time_limit_s) stop = true;
+    if (options.time_limit_s > 0 && seconds_since(start) >= options.time_limit_s) {
+      report.timed_out = !report.complete;
+      stop = true;
+    }
+    if (options.interrupted && *options.interrupted) {
+      report.interrupted = !report.complete;
+      stop = true;
+    }
   }
-  report.nodes = control(ctl_nodes);
-  report.failures = control(ctl_failures);
-  report.solutions = control(ctl_solutions);
-  report.peak_depth = control(ctl_peak_depth);
-  report.fixpoint_iterations = control(ctl_fixpoint_iterations);
-  report.best = control(ctl_best);
-  report.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Solutions found but not handed over (the solution limit, or the caller, stopped first) mean the
+  // search is not complete, even when every team happens to be idle.
+  if (unreported) report.complete = false;
+
+  for (int t = 0; t < report.teams; ++t) {
+    report.nodes += team(t, team_nodes);
+    report.failures += team(t, team_failures);
+    report.fixpoint_iterations += team(t, team_fixpoint_iterations);
+    report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
+    report.subproblems_solved += team(t, team_solved);
+  }
+  report.subproblems_skipped = control(ctl_skipped);
+  report.best = best_reported;
+  report.solve_time_s = seconds_since(start);
   return report;
 }
 

@@ -1,11 +1,13 @@
 // The host control loop of the search: one loop for every backend. It launches the search kernel in
-// bounded slices; between slices it hands new solutions to the caller, checks the time limit and
-// decides when to stop.
+// bounded slices; between slices it hands new solutions to the caller (each improving one, in order,
+// when optimising), checks the time limit and the interrupt flag, and decides when to stop.
 #pragma once
 
 #include "domains/program.hpp"
+#include "search/branching.hpp"
 #include "search/launch.hpp"
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,26 +15,44 @@
 
 namespace kcp {
 
+/// One phase of the branching, in store variables (host form of SearchPhases).
+struct SearchPhase {
+  VarChoice var_choice = VarChoice::input_order;
+  ValueChoice value_choice = ValueChoice::min;
+  std::vector<int> vars;
+};
+
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
-  std::int64_t max_solutions = 1;    ///< stop after this many (satisfaction); 0: all
+  std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
   double time_limit_s = 0;           ///< 0: none
-  std::int64_t slice_nodes = 100000; ///< nodes per kernel launch
+  std::vector<SearchPhase> phases;   ///< branching; a final first-fail/split phase over every variable is added
+  std::uint64_t seed = 0;            ///< random value choices
+  std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.1 s launches
+  int teams = 0;                     ///< 0: as many as the backend runs at once
+  int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 300 per team
+  int max_depth = 0;                 ///< decision stack per team; 0: sized from the model and the teams
   int team_size = 0;                 ///< 0: the backend's default
   int vector_length = 0;             ///< 0: the backend's default
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
+  const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
 
 struct SearchReport {
-  bool complete = false;  ///< the whole tree was explored (optimum proven / all solutions found)
+  bool complete = false;     ///< the whole tree was explored (optimum proven / all solutions found)
+  bool interrupted = false;  ///< stopped by the interrupt flag
+  bool timed_out = false;
   std::int64_t nodes = 0, failures = 0, solutions = 0, peak_depth = 0, fixpoint_iterations = 0;
   std::int64_t best = INT64_MAX;
-  int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1;
+  std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
+  int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
+  int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   double solve_time_s = 0;
   std::string space;
 };
 
-/// Called with the store values of each solution; returns false to stop the search.
+/// Called with the store values of each solution (when optimising, each improving one, in order);
+/// returns false to stop the search.
 using SolutionCallback = std::function<bool(const std::vector<std::int32_t>&)>;
 
 template <class ExecSpace>

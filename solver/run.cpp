@@ -5,6 +5,7 @@
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/output.hpp"
 #include "solver/fzn/parser.hpp"
+#include "solver/search_plan.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -12,6 +13,7 @@
 #include <fmt/ostream.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -36,7 +38,10 @@ struct Options {
   int team_size = 0;
   int vector_length = 0;
   int scratch_level = -1;
-  std::int64_t slice_nodes = 100000;
+  std::int64_t slice_nodes = 0;
+  int teams = 0;
+  int subproblem_depth = -1;
+  int max_depth = 0;
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -67,7 +72,15 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--scratch-level", o.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
       ->check(CLI::Range(-1, 1));
-  app.add_option("--slice-nodes", o.slice_nodes, "Nodes per search kernel launch")->check(CLI::PositiveNumber);
+  app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--subproblems", o.subproblem_depth,
+                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 300 per team)")
+      ->check(CLI::Range(-1, 40));
+  app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
 }
 
@@ -101,6 +114,31 @@ class KokkosSession {
   bool owner_ = false;
 };
 
+/// Set by SIGINT/SIGTERM: the search stops at the end of its current launch, and kcp prints the best
+/// solution and the statistics.
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_signal(int) { interrupted = 1; }
+
+/// Installs the handlers for the lifetime of a solve and restores the previous ones.
+class SignalScope {
+ public:
+  SignalScope() {
+    interrupted = 0;
+    old_int_ = std::signal(SIGINT, on_signal);
+    old_term_ = std::signal(SIGTERM, on_signal);
+  }
+  ~SignalScope() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+  SignalScope(const SignalScope&) = delete;
+  SignalScope& operator=(const SignalScope&) = delete;
+
+ private:
+  void (*old_int_)(int);
+  void (*old_term_)(int);
+};
+
 void stat(std::ostream& out, const char* name, const std::string& value) {
   fmt::print(out, "%%%mzn-stat: {}={}\n", name, value);
 }
@@ -115,6 +153,16 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
                compiled.program.num_rows(), init_s);
 
   SearchOptions so;
+  if (!o.free_search) {
+    SearchPlan plan = plan_search(model, compiled);
+    for (const std::string& w : plan.warnings) fmt::print(err, "kcp: warning: {}\n", w);
+    so.phases = std::move(plan.phases);
+  }
+  so.seed = o.seed;
+  so.teams = o.teams;
+  so.subproblem_depth = o.subproblem_depth;
+  so.max_depth = o.max_depth;
+  so.interrupted = &interrupted;
   so.objective = compiled.objective;
   so.max_solutions = o.all ? 0 : o.num_solutions;
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(0.0, o.time_limit_ms / 1000.0 - init_s) : 0;
@@ -144,7 +192,9 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     best = std::move(values);
     return true;
   };
+  SignalScope signals;
   const SearchReport rep = search_on(o.space, compiled.program, so, on_solution);
+  if (rep.interrupted && o.verbose) fmt::print(err, "kcp: interrupted\n");
   if (checker_rejected) return 3;
 
   if (!print_each && !best.empty()) fzn::print_solution(out, model, best);
@@ -168,6 +218,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "scratchLevel", std::to_string(rep.scratch_level));
     stat(out, "space", "\"" + rep.space + "\"");
     stat(out, "teams", std::to_string(rep.teams));
+    stat(out, "idleTeams", std::to_string(rep.idle_teams));
+    stat(out, "subproblems", std::to_string(rep.subproblems));
+    stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
+    stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));
+    stat(out, "launches", std::to_string(rep.launches));
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));
     stat(out, "initTime", fmt::format("{:.3f}", init_s));

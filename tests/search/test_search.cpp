@@ -5,13 +5,16 @@
 #include "solver/compile.hpp"
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/parser.hpp"
+#include "solver/search_plan.hpp"
 #include "tests/backends.hpp"
 
 #include "tests/source_dir.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace kcp {
 namespace {
@@ -22,7 +25,7 @@ struct Outcome {
   SearchReport report;
   std::set<std::vector<std::int64_t>> distinct;
   std::int64_t reported = 0;
-  std::vector<std::int64_t> last;
+  std::vector<std::int64_t> first, last;
 };
 
 /// Solves a FlatZinc file on Space; every solution is checked by the independent checker.
@@ -42,6 +45,49 @@ Outcome solve_file(const std::string& path, SearchOptions options) {
     return true;
   });
   return out;
+}
+
+/// Solves FlatZinc text on Space, every solution checked.
+template <class Space>
+Outcome solve_text(const std::string& text, SearchOptions options) {
+  const fzn::Model model = fzn::parse_string(text, "test.fzn");
+  const Compiled c = compile(model);
+  options.objective = c.objective;
+  options.phases = plan_search(model, c).phases;
+  Outcome out;
+  out.report = search<Space>(c.program, options, [&](const std::vector<std::int32_t>& store) {
+    const auto values = model_values(c, store);
+    const fzn::CheckResult check = fzn::check_solution(model, values);
+    EXPECT_TRUE(check.ok) << check.message;
+    out.distinct.insert(values);
+    if (out.reported == 0) out.first = values;
+    out.last = values;
+    ++out.reported;
+    return true;
+  });
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// examples/queens.fzn with `solve :: int_search(q, var, value, complete) satisfy;`.
+std::string annotated_queens(const std::string& var, const std::string& value) {
+  std::string text = read_file(example("queens.fzn"));
+  const std::string plain = "solve  satisfy;";
+  const auto at = text.find(plain);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, plain.size(), "solve :: int_search(q, " + var + ", " + value + ", complete) satisfy;");
+  return text;
+}
+
+/// The q values of a queens solution (the first 8 model variables).
+std::vector<std::int64_t> queens_of(const std::vector<std::int64_t>& values) {
+  return std::vector<std::int64_t>(values.begin(), values.begin() + 8);
 }
 
 template <class Space>
@@ -118,6 +164,92 @@ TYPED_TEST(SearchOnBackend, StoreInScratchLevelOneGivesTheSameCount) {
   const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
   EXPECT_EQ(out.report.scratch_level, 1);
   EXPECT_EQ(out.distinct.size(), 92u);
+}
+
+TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
+  for (const int teams : {1, 2, 3, 8}) {
+    for (const int depth : {0, 1, 4, 12}) {
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.teams = teams;
+      o.subproblem_depth = depth;
+      const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
+      EXPECT_TRUE(out.report.complete) << teams << " teams, 2^" << depth;
+      EXPECT_EQ(out.reported, 92) << teams << " teams, 2^" << depth;
+      EXPECT_EQ(out.distinct.size(), 92u) << teams << " teams, 2^" << depth;
+      // Every subproblem is either explored by a team or skipped as part of a failed subtree.
+      EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth);
+      EXPECT_EQ(out.report.idle_teams, teams);
+    }
+  }
+}
+
+TYPED_TEST(SearchOnBackend, OptimumIsTheSameForEveryTeamCount) {
+  for (const int teams : {1, 2, 5}) {
+    for (const int depth : {0, 3, 9}) {
+      SearchOptions o;
+      o.teams = teams;
+      o.subproblem_depth = depth;
+      const Outcome out = solve_file<TypeParam>(example("backpack.fzn"), o);
+      EXPECT_TRUE(out.report.complete);
+      EXPECT_EQ(-out.report.best, 51) << teams << " teams, 2^" << depth;
+      EXPECT_EQ(out.last[6], 51);
+    }
+  }
+}
+
+/// First solutions of queens under each annotation, as Gecode 6.2 (fzn-gecode) finds them: with one
+/// team and no split, kcp's depth-first order is the same.
+struct AnnotationCase {
+  const char* var;
+  const char* value;
+  std::vector<std::int64_t> first;
+};
+
+const std::vector<AnnotationCase>& annotation_cases() {
+  static const std::vector<AnnotationCase> cases = {
+      {"input_order", "indomain_min", {1, 5, 8, 6, 3, 7, 2, 4}},
+      {"input_order", "indomain_max", {8, 4, 1, 3, 6, 2, 7, 5}},
+      {"first_fail", "indomain_min", {1, 5, 8, 6, 3, 7, 2, 4}},
+      {"first_fail", "indomain_max", {8, 4, 1, 3, 6, 2, 7, 5}},
+      {"anti_first_fail", "indomain_min", {1, 7, 5, 8, 2, 4, 6, 3}},
+      {"anti_first_fail", "indomain_max", {8, 2, 4, 1, 7, 5, 3, 6}},
+      {"smallest", "indomain_min", {1, 7, 5, 8, 2, 4, 6, 3}},
+      {"smallest", "indomain_max", {8, 4, 1, 3, 6, 2, 7, 5}},
+      {"largest", "indomain_min", {1, 5, 8, 6, 3, 7, 2, 4}},
+      {"largest", "indomain_max", {8, 2, 4, 1, 7, 5, 3, 6}},
+  };
+  return cases;
+}
+
+TYPED_TEST(SearchOnBackend, AnnotatedSearchFindsGecodesFirstSolution) {
+  for (const auto& c : annotation_cases()) {
+    SearchOptions o;
+    o.teams = 1;
+    o.subproblem_depth = 0;
+    const Outcome out = solve_text<TypeParam>(annotated_queens(c.var, c.value), o);
+    ASSERT_EQ(out.reported, 1) << c.var << " " << c.value;
+    EXPECT_EQ(queens_of(out.first), c.first) << c.var << " " << c.value;
+  }
+}
+
+TYPED_TEST(SearchOnBackend, EveryBranchingChoiceEnumeratesEverySolutionOnce) {
+  const char* vars[] = {"input_order", "first_fail", "anti_first_fail", "smallest", "largest",
+                        "occurrence", "most_constrained", "max_regret"};
+  const char* values[] = {"indomain_min", "indomain_max", "indomain_split", "indomain_reverse_split",
+                          "indomain_median", "indomain_random"};
+  for (const char* v : vars) {
+    for (const char* val : values) {
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.teams = 2;
+      o.subproblem_depth = 5;
+      o.seed = 7;
+      const Outcome out = solve_text<TypeParam>(annotated_queens(v, val), o);
+      EXPECT_EQ(out.distinct.size(), 92u) << v << " " << val;
+      EXPECT_EQ(out.reported, 92) << v << " " << val;
+    }
+  }
 }
 
 }  // namespace

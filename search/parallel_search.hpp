@@ -1,0 +1,216 @@
+// The search kernel: embarrassingly parallel search over subproblems, depth-first search by
+// recomputation inside each, branch and bound through a shared best objective.
+//
+// Subproblems. The root is split into 2^p subproblems; subproblem i is named by its bit path: at
+// depth d < p the dive takes the right half when bit p-1-d of i is set. Subproblems need no storage
+// and partition the tree. A team takes the next index from one global counter (one atomic per team,
+// by one thread). When the dive of i fails at depth d < p, every subproblem sharing i's first d bits
+// is empty: the team moves the counter past them (an atomic max) and they count as skipped. When the
+// dive reaches a node where every variable is fixed at depth d < p, the subtree holds one leaf, owned
+// by the subproblem whose remaining bits are zero; the others are empty and skipped the same way.
+//
+// Inside a subproblem, depth-first search by recomputation: going down, a decision narrows the store
+// in team scratch and the fixpoint runs on it; after a failure or a solution, the next node is
+// recomputed from the root store by replaying the decision stack. A decision on the same variable as
+// the top of the stack, when the top's left half is exhausted, replaces it (its node's bounds imply
+// the top's right half), which keeps stacks short under indomain_min/max.
+//
+// Branch and bound: before every node the objective's upper bound is set below the best objective
+// any team has found (read atomically from the shared control word); a new solution lowers it with
+// an atomic min.
+//
+// Slices: a launch runs every team for at most node_budget nodes; a team also stops when it finds a
+// solution (its slot must be read by the host first) or when no subproblem is left. The state lives
+// in SearchState between launches.
+//
+// Levels: one team per subproblem worker (CUDA: a block; OpenMP: a thread). The control logic runs in
+// Kokkos::single(PerTeam) and is published through team scratch behind a team_barrier; store copies
+// are TeamThreadRange; branching is a TeamThreadRange reduction; the fixpoint is team_fixpoint.
+#pragma once
+
+#include "domains/fixpoint.hpp"
+#include "domains/program.hpp"
+#include "search/branching.hpp"
+#include "search/search_state.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace kcp {
+
+template <class ExecSpace, bool Concurrent>
+struct ParallelSearch {
+  using MemorySpace = typename ExecSpace::memory_space;
+  using TeamMember = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+  DeviceProgram<MemorySpace> program;
+  SearchPhases<MemorySpace> phases;
+  SearchState<MemorySpace> state;
+  int objective = -1;              ///< store variable minimised, or -1
+  int path_length = 0;             ///< p: 2^p subproblems
+  std::int64_t node_budget = 1;    ///< nodes per team per launch
+  int scratch_level = 0;
+
+  static constexpr int shared_ints = 4;
+  /// Team scratch: lb, ub, the fixpoint flags and the shared control words.
+  static std::size_t scratch_bytes(int num_vars) {
+    return 2 * sizeof(std::int32_t) * num_vars + sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
+  }
+
+  KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const StoreRef<Concurrent>& s, int& st) {
+    const bool upper_half = (right != 0) != (d.reversed != 0);
+    if (upper_half) {
+      st |= s.narrow_min(d.var, std::int64_t(d.v) + 1);
+      st |= s.narrow_max(d.var, d.hi);
+    } else {
+      st |= s.narrow_min(d.var, d.lo);
+      st |= s.narrow_max(d.var, d.v);
+    }
+  }
+
+  /// The subproblems sharing the first `depth` bits of `index` are empty: move the counter past them.
+  KOKKOS_INLINE_FUNCTION void skip_subtree(std::int64_t index, int depth) const {
+    const int below = path_length - depth;
+    const std::int64_t end = ((index >> below) + 1) << below;
+    const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), end);
+    const std::int64_t from = old > index + 1 ? old : index + 1;
+    if (end > from) Kokkos::atomic_add(&state.control(ctl_skipped), end - from);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
+    const int t = team.league_rank();
+    const int n = program.num_vars;
+    auto& scratch = team.team_scratch(scratch_level);
+    std::int32_t* lb = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
+    std::int32_t* ub = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
+    int* flags = static_cast<int*>(scratch.get_shmem(sizeof(int) * (fixpoint_flag_count + shared_ints)));
+    auto ts = Kokkos::subview(state.team, t, Kokkos::ALL());
+    if (flags == nullptr) {  // the launch asked for less scratch than this needs: report, do not corrupt
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { state.control(ctl_error) = 1; });
+      return;
+    }
+    if (ts(team_idle) || ts(team_has_solution)) return;
+    int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
+    const StoreRef<Concurrent> s{lb, ub, n};
+    const std::int64_t total = std::int64_t(1) << path_length;
+
+    for (std::int64_t visited = 0; visited < node_budget; ++visited) {
+      // Take a subproblem when none is in hand.
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        shared[2] = 0;
+        if (ts(team_subproblem) < 0) {
+          const std::int64_t i = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
+          if (i >= total) {
+            ts(team_idle) = 1;
+            shared[2] = 1;
+          } else {
+            ts(team_subproblem) = i;
+            ts(team_depth) = 0;
+            ts(team_restore) = 1;
+          }
+        }
+      });
+      team.team_barrier();
+      if (shared[2]) return;
+
+      // The node's store: recomputed from the root, or the current one after a decision. A launch
+      // starts with a recomputation: team scratch does not outlive the launch.
+      const bool restore = visited == 0 || ts(team_restore) != 0;
+      if (restore) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+          lb[x] = program.root_lb(x);
+          ub[x] = program.root_ub(x);
+        });
+        team.team_barrier();
+      }
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        int st = 0;
+        if (restore) {
+          const int depth = static_cast<int>(ts(team_depth));
+          for (int d = 0; d < depth; ++d) apply(state.decisions(t, d), state.decisions(t, d).right, s, st);
+          ts(team_restore) = 0;
+        }
+        // The bound applies from the subproblems' roots down: the dive above them must see the same
+        // tree in every team at every time, or the bit paths would not partition it.
+        if (objective >= 0 && ts(team_depth) >= path_length) {
+          // An atomic read: another team may have lowered the best objective since the last node.
+          const std::int64_t best = Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX);
+          if (best != INT64_MAX) st |= s.narrow_max(objective, best - 1);
+        }
+        shared[0] = (st & prop_failed) ? 1 : 0;
+      });
+      team.team_barrier();
+      bool failed = shared[0] != 0;
+      int iterations = 0;
+      if (!failed) {
+        const FixpointResult fp = team_fixpoint(team, program.rows, s, flags);
+        failed = fp.failed;
+        iterations = fp.iterations;
+      }
+      // Random value choices in the dive depend on the path only, for the same reason.
+      const int node_depth = static_cast<int>(ts(team_depth));
+      const std::uint64_t salt =
+          node_depth < path_length
+              ? (std::uint64_t(ts(team_subproblem)) >> (path_length - node_depth)) * 2654435761u + node_depth
+              : std::uint64_t(ts(team_nodes)) * 1315423911u + std::uint64_t(t);
+      const Branch b = failed ? Branch{} : select_branch(team, phases, s, salt);
+
+      // 0: go on; 1: a solution is in the slot, end the launch for this team.
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        ts(team_nodes) += 1;
+        ts(team_fixpoint_iterations) += iterations;
+        const std::int64_t index = ts(team_subproblem);
+        int depth = static_cast<int>(ts(team_depth));
+        int next = 0;
+        if (!failed && b.var >= 0) {
+          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0};
+          if (depth < path_length) {
+            dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
+          } else if (depth > path_length && state.decisions(t, depth - 1).right &&
+                     state.decisions(t, depth - 1).var == b.var) {
+            --depth;  // the new decision takes the exhausted one's place
+          }
+          if (depth >= state.capacity) {
+            state.control(ctl_error) = 2;
+            ts(team_idle) = 1;
+            next = 1;
+          } else {
+            state.decisions(t, depth) = dec;
+            ++depth;
+            if (depth > ts(team_peak_depth)) ts(team_peak_depth) = depth;
+            int st = 0;
+            apply(dec, dec.right, s, st);
+          }
+        } else {
+          bool solution = !failed;
+          if (failed) ts(team_failures) += 1;
+          // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
+          if (solution && depth < path_length && (index & ((std::int64_t(1) << (path_length - depth)) - 1)) != 0)
+            solution = false;
+          if (solution) {
+            for (int x = 0; x < n; ++x) state.solution(t, x) = lb[x];
+            ts(team_has_solution) = 1;
+            if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
+            next = 1;
+          }
+          if (depth < path_length) skip_subtree(index, depth);
+          // Backtrack within the subproblem; its path (the first p decisions) is never undone.
+          while (depth > path_length && state.decisions(t, depth - 1).right) --depth;
+          if (depth <= path_length) {
+            ts(team_subproblem) = -1;
+            ts(team_solved) += 1;
+            depth = 0;
+          } else {
+            state.decisions(t, depth - 1).right = 1;
+            ts(team_restore) = 1;
+          }
+        }
+        ts(team_depth) = depth;
+        shared[1] = next;
+      });
+      team.team_barrier();
+      if (shared[1] != 0) return;
+    }
+  }
+};
+
+}  // namespace kcp

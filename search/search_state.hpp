@@ -48,9 +48,11 @@ template <class MemorySpace>
 struct SearchState {
   int teams = 0;
   int capacity = 0;  ///< decisions per team
-  Kokkos::View<Decision**, MemorySpace> decisions;       ///< [team][depth]
-  Kokkos::View<std::int64_t**, MemorySpace> team;        ///< [team][TeamSlot]
-  Kokkos::View<std::int32_t**, MemorySpace> solution;    ///< [team][variable]
+  // Row-major on every backend: a team's stack, slots and solution are contiguous (the host copies
+  // one team's solution row at a time).
+  Kokkos::View<Decision**, Kokkos::LayoutRight, MemorySpace> decisions;     ///< [team][depth]
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> team;      ///< [team][TeamSlot]
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> solution;  ///< [team][variable]
   Kokkos::View<std::int64_t*, MemorySpace> control;
 
   SearchState() = default;

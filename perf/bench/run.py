@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Run kcp over a list of FlatZinc instances and write one CSV row per run.
+
+usage: run.py --kcp BIN --out OUT.csv [--timeout S] [--space S] [--label L] [--machine M]
+              [--instances DIR_OR_LIST] [--only NAME ...] [-- extra kcp arguments]
+
+Each instance runs as `kcp -s -i --check -t S*1000 --space SPACE [extra] FILE`; the solutions' arrival
+times give the time to the first and to the best solution, the %%%mzn-stat lines the counters.
+Instances are the development set (../shared/benchmarks/instances/*.fzn.gz, unpacked once into a
+cache) unless --instances names a folder of .fzn files or a file listing paths. Progress on stderr.
+"""
+import argparse, csv, gzip, os, platform, re, resource, shutil, socket, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'teams', 'team_size', 'vector_length',
+           'instance', 'kind', 'status', 'objective', 'solutions', 'time_first_s', 'time_best_s', 'time_s',
+           'init_s', 'solve_s', 'nodes', 'failures', 'nodes_per_s', 'fixpoint_iterations', 'fp_iter_per_node',
+           'peak_depth', 'subproblems', 'subproblems_solved', 'subproblems_skipped', 'idle_teams', 'launches',
+           'variables', 'propagators', 'store_bytes', 'propagator_bytes', 'scratch_level', 'max_rss_mb',
+           'timed_out', 'exit_code', 'error']
+
+
+def revision():
+    try:
+        rev = subprocess.run(['git', '-C', REPO, 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(['git', '-C', REPO, 'status', '--porcelain', '--untracked-files=no'],
+                               capture_output=True, text=True).stdout.strip()
+        return rev + ('+dirty' if dirty else '')
+    except OSError:
+        return 'unknown'
+
+
+def instances(spec, cache):
+    if spec and os.path.isdir(spec):
+        return sorted(os.path.join(spec, f) for f in os.listdir(spec) if f.endswith('.fzn'))
+    if spec:
+        return [l.strip() for l in open(spec) if l.strip() and not l.startswith('#')]
+    src = os.path.join(os.path.dirname(REPO), 'shared', 'benchmarks', 'instances')
+    if not os.path.isdir(src):
+        sys.exit(f'run.py: no instances: {src} does not exist (use --instances)')
+    os.makedirs(cache, exist_ok=True)
+    out = []
+    for gz in sorted(f for f in os.listdir(src) if f.endswith('.fzn.gz')):
+        dst = os.path.join(cache, gz[:-3])
+        if not os.path.exists(dst) or os.path.getmtime(dst) < os.path.getmtime(os.path.join(src, gz)):
+            with gzip.open(os.path.join(src, gz), 'rb') as i, open(dst + '.part', 'wb') as o:
+                shutil.copyfileobj(i, o)
+            os.replace(dst + '.part', dst)
+        out.append(dst)
+    return out
+
+
+def kind_of(path):
+    with open(path, 'rb') as f:
+        f.seek(max(0, os.path.getsize(path) - 4096))
+        tail = f.read().decode(errors='replace')
+    m = re.search(r'\b(minimize|maximize)\b', tail)
+    return {'minimize': 'min', 'maximize': 'max'}[m.group(1)] if m else 'sat'
+
+
+def run_one(args, path):
+    cmd = [args.kcp, '-s', '-i', '--check', '-t', str(int(args.timeout * 1000)), '--space', args.space] + args.extra + [path]
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = best = None
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if line.startswith('----------'):
+            now = time.monotonic() - t0
+            first = first if first is not None else now
+            best = now
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - t0
+    out = ''.join(lines)
+    stat = dict(re.findall(r'^%%%mzn-stat: (\w+)=(\S+)', out, re.M))
+    kind = kind_of(path)
+    sols = out.count('----------\n')
+    if code != 0:
+        result = 'ERROR'
+    elif '=====UNSATISFIABLE=====' in out:
+        result = 'UNSAT'
+    elif '==========' in out:
+        result = 'OPTIMAL' if kind != 'sat' else 'SATISFIED'
+    elif sols:
+        result = 'SATISFIED'
+    else:
+        result = 'UNKNOWN'
+    g = lambda k: stat.get(k, '').strip('"')
+    return {
+        'instance': os.path.basename(path)[:-4], 'kind': kind, 'status': result, 'objective': g('objective'),
+        'solutions': sols, 'time_first_s': f'{first:.3f}' if first is not None else '',
+        'time_best_s': f'{best:.3f}' if best is not None else '', 'time_s': f'{wall:.3f}',
+        'init_s': g('initTime'), 'solve_s': g('solveTime'), 'nodes': g('nodes'), 'failures': g('failures'),
+        'nodes_per_s': g('nodesPerSecond'), 'fixpoint_iterations': g('fixpointIterations'),
+        'fp_iter_per_node': g('fixpointIterationsPerNode'), 'peak_depth': g('peakDepth'),
+        'subproblems': g('subproblems'), 'subproblems_solved': g('subproblemsSolved'),
+        'subproblems_skipped': g('subproblemsSkipped'), 'idle_teams': g('idleTeams'), 'launches': g('launches'),
+        'variables': g('variables'), 'propagators': g('propagators'), 'store_bytes': g('storeBytes'),
+        'propagator_bytes': g('propagatorBytes'), 'scratch_level': g('scratchLevel'),
+        'teams': g('teams'), 'team_size': g('teamSize'), 'vector_length': g('vectorLength'),
+        'timed_out': int(result in ('SATISFIED', 'UNKNOWN') and kind != 'sat' or result == 'UNKNOWN')
+        if wall >= 0.95 * args.timeout else 0,
+        'backend': g('space') or args.space, 'max_rss_mb': f'{usage.ru_maxrss / 1024:.1f}', 'exit_code': code,
+        'error': err.strip().splitlines()[-1][:200] if code != 0 and err.strip() else '',
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--kcp', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--timeout', type=float, default=15.0, help='seconds per instance (default 15)')
+    ap.add_argument('--space', default='default')
+    ap.add_argument('--label', default='', help='configuration name, e.g. "sorting-off"')
+    ap.add_argument('--machine', default=socket.gethostname())
+    ap.add_argument('--device', default=platform.processor() or platform.machine())
+    ap.add_argument('--threads', default=os.environ.get('OMP_NUM_THREADS', str(os.cpu_count())))
+    ap.add_argument('--instances', default='')
+    ap.add_argument('--cache', default=os.path.join(os.environ.get('XDG_CACHE_HOME', os.path.expanduser('~/.cache')), 'kcp-benchmarks'))
+    ap.add_argument('--only', nargs='*', default=[], help='instance names (prefixes) to run')
+    ap.add_argument('extra', nargs=argparse.REMAINDER, help='-- then extra kcp arguments')
+    args = ap.parse_args()
+    args.extra = [a for a in args.extra if a != '--']
+    files = instances(args.instances, args.cache)
+    if args.only:
+        files = [f for f in files if any(os.path.basename(f).startswith(o) for o in args.only)]
+    rev = revision()
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        for i, path in enumerate(files, 1):
+            row = run_one(args, path)
+            row.update(revision=rev, label=args.label, device=args.device, machine=args.machine, threads=args.threads)
+            w.writerow(row)
+            f.flush()
+            print(f'[{i}/{len(files)}] {row["instance"]}: {row["status"]} {row["objective"]} '
+                  f'{row["time_s"]} s, {row["nodes_per_s"]} nodes/s {row["error"]}', file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()

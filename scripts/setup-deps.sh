@@ -177,9 +177,10 @@ if [ ! -f "$prefix/.kcp-complete" ]; then
   touch "$prefix/.kcp-complete"
 fi
 
-# Stable name the CMake presets look in (cmake/KcpDependencies.cmake): $deps/<backend>[-debug].
+# Stable name the CMake presets look in (cmake/KcpDependencies.cmake): $deps/<backend>[-debug][-nokernels].
 link=$deps/$backend
 [ "$debug" = 1 ] && link=$link-debug
+[ "$kernels" = 0 ] && link=$link-nokernels
 ln -sfn "$prefix" "$link"
 note "ready: $link -> $prefix ($(du -sh "$prefix" | cut -f1), $(( $(date +%s) - start )) s)"
 [ "$print_prefix" = 1 ] && echo "$prefix"

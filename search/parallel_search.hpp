@@ -96,6 +96,7 @@ struct ParallelSearch {
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
       // Take a subproblem when none is in hand.
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        shared[0] = 0;
         shared[2] = 0;
         if (ts(team_subproblem) < 0) {
           const std::int64_t i = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
@@ -121,14 +122,21 @@ struct ParallelSearch {
           ub[x] = program.root_ub(x);
         });
         team.team_barrier();
+        // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
+        // store is shared); a wipe-out missed by two racing narrowings is caught by the fixpoint's
+        // final sweep.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(ts(team_depth))), [&](const int d) {
+          Kokkos::single(Kokkos::PerThread(team), [&]() {
+            int st = 0;
+            apply(state.decisions(t, d), state.decisions(t, d).right, s, st);
+            if (st & prop_failed) shared[0] = 1;
+          });
+        });
+        team.team_barrier();
       }
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        int st = 0;
-        if (restore) {
-          const int depth = static_cast<int>(ts(team_depth));
-          for (int d = 0; d < depth; ++d) apply(state.decisions(t, d), state.decisions(t, d).right, s, st);
-          ts(team_restore) = 0;
-        }
+        int st = shared[0] ? prop_failed : 0;
+        if (restore) ts(team_restore) = 0;
         // The bound applies from the subproblems' roots down: the dive above them must see the same
         // tree in every team at every time, or the bit paths would not partition it.
         if (objective >= 0 && ts(team_depth) >= path_length) {
@@ -154,12 +162,21 @@ struct ParallelSearch {
               : std::uint64_t(ts(team_nodes)) * 1315423911u + std::uint64_t(t);
       const Branch b = failed ? Branch{} : select_branch(team, phases, s, salt);
 
+      // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
+      const std::int64_t index = ts(team_subproblem);
+      const bool solution = !failed && b.var < 0 &&
+                            (node_depth >= path_length ||
+                             (index & ((std::int64_t(1) << (path_length - node_depth)) - 1)) == 0);
+      if (solution) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) { state.solution(t, x) = lb[x]; });
+        team.team_barrier();
+      }
+
       // 0: go on; 1: a solution is in the slot, end the launch for this team.
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         ts(team_nodes) += 1;
         ts(team_fixpoint_iterations) += iterations;
-        const std::int64_t index = ts(team_subproblem);
-        int depth = static_cast<int>(ts(team_depth));
+        int depth = node_depth;
         int next = 0;
         if (!failed && b.var >= 0) {
           Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0};
@@ -181,13 +198,8 @@ struct ParallelSearch {
             apply(dec, dec.right, s, st);
           }
         } else {
-          bool solution = !failed;
           if (failed) ts(team_failures) += 1;
-          // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
-          if (solution && depth < path_length && (index & ((std::int64_t(1) << (path_length - depth)) - 1)) != 0)
-            solution = false;
           if (solution) {
-            for (int x = 0; x < n; ++x) state.solution(t, x) = lb[x];
             ts(team_has_solution) = 1;
             if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
             next = 1;

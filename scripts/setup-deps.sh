@@ -45,7 +45,7 @@ kokkos_version=3.4.01
 # ---------------------------------------------------------------------------------------------
 # 1. Debian packages
 packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev libgtest-dev minizinc flatzinc
-          python3 dpkg-dev)
+          python3 python3-matplotlib dpkg-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

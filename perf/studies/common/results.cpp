@@ -145,7 +145,11 @@ std::string kokkos_summary() {
 
 void write_kokkos_configuration(const std::string& path) {
   std::ofstream out(path);
-  out << kokkos_summary() << "\nrevision " << source_revision() << "\n\n";
+  std::string load;
+  std::getline(std::ifstream("/proc/loadavg"), load);
+  // On a shared machine the load at the start says how much the timings may be disturbed.
+  out << kokkos_summary() << "\nrevision " << source_revision() << "\nhost " << hostname() << ", load average at start "
+      << load << "\n\n";
   Kokkos::print_configuration(out, true);
 }
 

@@ -143,7 +143,7 @@ Kokkos::TeamPolicy<Exec, PersistentBounds> persistent_policy(const Exec& exec, i
 template <class Exec>
 bool persistent(const Exec& exec, const Traces<Exec>& a, const Traces<Exec>& b, std::uint32_t n, int steps,
                 const GridBarrier<typename Exec::memory_space>& barrier) {
-  barrier.reset();
+  barrier.reset(exec);
   Kokkos::parallel_for("kcp::perf::device_sync::persistent", persistent_policy(exec, barrier.teams),
                        Persistent<Exec>{a, b, n, steps, barrier});
   exec.fence();

@@ -24,7 +24,12 @@ struct GridBarrier {
   explicit GridBarrier(int teams_, std::int64_t spin_limit_)
       : state("kcp::perf::device_sync::barrier"), teams(teams_), spin_limit(spin_limit_) {}
 
-  void reset() const { Kokkos::deep_copy(state, 0); }
+  /// On the study's execution space: a plain deep_copy would fill on the memory space's default one
+  /// (OpenMP for host memory, even in a Serial run).
+  template <class Exec>
+  void reset(const Exec& exec) const {
+    Kokkos::deep_copy(exec, state, 0);
+  }
 
   bool timed_out() const {
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state);

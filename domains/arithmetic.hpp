@@ -27,6 +27,11 @@ KOKKOS_INLINE_FUNCTION std::int64_t poison_add(std::int64_t a, std::int64_t b) {
   return (s >= sum_limit || s <= -sum_limit) ? sum_poisoned : s;
 }
 
+/// min, max and |a| usable in device code (std::min and std::max are not constexpr-callable there).
+KOKKOS_INLINE_FUNCTION std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
+KOKKOS_INLINE_FUNCTION std::int64_t max64(std::int64_t a, std::int64_t b) { return a > b ? a : b; }
+KOKKOS_INLINE_FUNCTION std::int64_t abs64(std::int64_t a) { return a < 0 ? -a : a; }
+
 /// Clamps a wide value into the store's bound range.
 KOKKOS_INLINE_FUNCTION std::int32_t clamp_bound(std::int64_t v) {
   return v > bound_max ? bound_max : (v < bound_min ? bound_min : static_cast<std::int32_t>(v));

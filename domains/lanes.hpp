@@ -8,6 +8,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 namespace kcp {
 
 struct SerialLanes {
@@ -33,6 +35,25 @@ struct SerialLanes {
   KOKKOS_INLINE_FUNCTION int count(int n, const F& f) const {
     int r = 0;
     for (int i = 0; i < n; ++i) r += f(i) ? 1 : 0;
+    return r;
+  }
+  /// The least / greatest f(i) (64-bit), INT64_MAX / INT64_MIN when n == 0.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::int64_t min_value(int n, const F& f) const {
+    std::int64_t r = INT64_MAX;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t v = f(i);
+      r = v < r ? v : r;
+    }
+    return r;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::int64_t max_value(int n, const F& f) const {
+    std::int64_t r = INT64_MIN;
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t v = f(i);
+      r = v > r ? v : r;
+    }
     return r;
   }
 };
@@ -75,6 +96,30 @@ struct VectorLanes {
     int r = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, n), [&](const int i, int& acc) { acc += f(i) ? 1 : 0; }, r);
+    return r;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::int64_t min_value(int n, const F& f) const {
+    std::int64_t r = INT64_MAX;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, n),
+        [&](const int i, std::int64_t& acc) {
+          const std::int64_t v = f(i);
+          acc = v < acc ? v : acc;
+        },
+        Kokkos::Min<std::int64_t, typename TeamMember::execution_space::scratch_memory_space>(r));
+    return r;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::int64_t max_value(int n, const F& f) const {
+    std::int64_t r = INT64_MIN;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, n),
+        [&](const int i, std::int64_t& acc) {
+          const std::int64_t v = f(i);
+          acc = v > acc ? v : acc;
+        },
+        Kokkos::Max<std::int64_t, typename TeamMember::execution_space::scratch_memory_space>(r));
     return r;
   }
 };

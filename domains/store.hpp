@@ -60,6 +60,13 @@ struct StoreRef {
     if (v >= old) return prop_unchanged;
     return v < lb[x] ? (prop_changed | prop_failed) : prop_changed;
   }
+
+  /// lo <= x <= hi.
+  KOKKOS_INLINE_FUNCTION int narrow_to(int x, std::int64_t lo, std::int64_t hi) const {
+    const int st = narrow_min(x, lo);
+    if (st & prop_failed) return st;
+    return st | narrow_max(x, hi);
+  }
 };
 
 }  // namespace kcp

@@ -1,18 +1,32 @@
-// Propagation to a fixpoint (AC1: run every propagator until none changes the store or one fails).
+// Propagation to a fixpoint (AC1: run every propagator until none changes the store or one fails),
+// over the three propagator families of a DeviceProgram: ternary, linear rows, element.
 //
 // - serial_fixpoint: the Gauss-Seidel reference on one thread; every parallel fixpoint is tested
-//   against it. Propagators are monotone, so all fair orders reach the same (greatest) fixpoint.
-// - team_fixpoint: one team. Levels: TeamThreadRange over the rows (one row per thread) and
-//   ThreadVectorRange over a row's terms (the lanes of a warp reduce its sums together). Barriers:
-//   one team_barrier per iteration, after every thread has run its rows, so that the iteration's
-//   changed flag is complete before anyone reads it. The changed flags rotate over three slots: the
-//   slot for the next iteration is reset during this one, and the slot just read is not written
-//   again until two barriers later, when every thread has read it.
+//   against it. Propagators are monotone, so all fair orders reach the same (greatest) fixpoint: the
+//   team's interleaving, sorting the ternary propagators by op, and the warp-local variant change
+//   the order, never the result.
+// - team_fixpoint: one team. An iteration runs the families one after the other, with no barrier in
+//   between (propagators of different families may run at once anyway; narrowing is atomic):
+//   1. ternary: TeamThreadRange over chunks of `ternary_chunk` propagators (the vector length: 32
+//      lanes of a CUDA warp), ThreadVectorRange inside a chunk, one lane per propagator. Each chunk
+//      starts on a reconverged vector group: the portable form of Turbo's __syncwarp after each round
+//      of its propagator loop. With `local_ternary`, a vector group reruns its chunk until the chunk
+//      changes nothing (a lane reduction decides, so all lanes agree) before moving on.
+//   2. rows: TeamThreadRange over the rows (one row per vector group), ThreadVectorRange over a row's
+//      terms (the lanes reduce the row's sums together).
+//   3. element: TeamThreadRange over the elements, ThreadVectorRange over the positions.
+//   Barriers: one team_barrier per iteration, after every thread has run its propagators, so that the
+//   iteration's changed flag is complete before anyone reads it. The changed flags rotate over three
+//   slots: the slot for the next iteration is reset during this one, and the slot just read is not
+//   written again until two barriers later, when every thread has read it.
 #pragma once
 
+#include "domains/element.hpp"
 #include "domains/lanes.hpp"
 #include "domains/linear.hpp"
+#include "domains/program.hpp"
 #include "domains/store.hpp"
+#include "domains/ternary.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -23,21 +37,38 @@ struct FixpointResult {
   int iterations = 0;
 };
 
-template <class Rows, bool Concurrent>
-KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const Rows& rows, const StoreRef<Concurrent>& s) {
+/// How team_fixpoint runs the ternary family; neither changes the fixpoint it reaches.
+struct FixpointOptions {
+  /// Ternary propagators per vector group and round: the launch's vector length, so that each lane
+  /// runs one. Any positive value is correct.
+  int ternary_chunk = 32;
+  /// The warp-local variant: each vector group runs its chunk to a local fixpoint first. An option
+  /// to measure, not the default.
+  bool local_ternary = false;
+};
+
+template <class MemorySpace, bool Concurrent>
+KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<MemorySpace>& program,
+                                                      const StoreRef<Concurrent>& s) {
   FixpointResult res;
-  bool changed = true;
-  while (changed) {
-    changed = false;
+  const SerialLanes lanes{};
+  for (bool changed = true; changed;) {
     ++res.iterations;
-    for (int r = 0; r < rows.size(); ++r) {
-      const int st = propagate_linear(SerialLanes{}, rows, r, s);
-      if (st & prop_failed) {
-        res.failed = true;
-        return res;
-      }
-      changed = changed || (st & prop_changed);
+    int st = prop_unchanged;
+    for (int i = 0; i < program.num_ternary() && !(st & prop_failed); ++i) {
+      st |= propagate_ternary(program.ternary(i), s);
     }
+    for (int r = 0; r < program.rows.size() && !(st & prop_failed); ++r) {
+      st |= propagate_linear(lanes, program.rows, r, s);
+    }
+    for (int e = 0; e < program.elements.size() && !(st & prop_failed); ++e) {
+      st |= propagate_element(lanes, program.elements, e, s);
+    }
+    if (st & prop_failed) {
+      res.failed = true;
+      return res;
+    }
+    changed = (st & prop_changed) != 0;
   }
   return res;
 }
@@ -47,9 +78,10 @@ constexpr int fixpoint_flag_count = 4;
 
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
-template <class TeamMember, class Rows, bool Concurrent>
-KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const Rows& rows,
-                                                    const StoreRef<Concurrent>& s, int* flags) {
+template <class TeamMember, class MemorySpace, bool Concurrent>
+KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
+                                                    const StoreRef<Concurrent>& s, int* flags,
+                                                    const FixpointOptions& options = {}) {
   constexpr int failed_slot = 3;
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     flags[0] = 0;
@@ -60,15 +92,40 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   team.team_barrier();
   FixpointResult res;
   const VectorLanes<TeamMember> lanes{team};
+  const int num_ternary = program.num_ternary();
+  const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
+  const int num_chunks = (num_ternary + chunk - 1) / chunk;
+  using ScratchSpace = typename TeamMember::execution_space::scratch_memory_space;
   for (;;) {
     const int cur = res.iterations % 3;
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { flags[(res.iterations + 1) % 3] = 0; });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows.size()), [&](const int r) {
-      const int st = propagate_linear(lanes, rows, r, s);
-      // Every writer stores the same value: the race is benign.
+    // Every writer stores the same value: the races are benign.
+    auto report = [&](int st) {
       if (st & prop_changed) flags[cur] = 1;
       if (st & prop_failed) flags[failed_slot] = 1;
+    };
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { flags[(res.iterations + 1) % 3] = 0; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
+      const int begin = c * chunk;
+      const int end = begin + chunk < num_ternary ? begin + chunk : num_ternary;
+      if (!options.local_ternary) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end),
+                             [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
+        return;
+      }
+      for (;;) {
+        int st = prop_unchanged;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, begin, end),
+            [&](const int i, int& acc) { acc |= propagate_ternary(program.ternary(i), s); },
+            Kokkos::BOr<int, ScratchSpace>(st));
+        report(st);
+        if ((st & prop_failed) || !(st & prop_changed)) break;
+      }
     });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.rows.size()),
+                         [&](const int r) { report(propagate_linear(lanes, program.rows, r, s)); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.elements.size()),
+                         [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     team.team_barrier();
     ++res.iterations;
     if (flags[failed_slot] || !flags[cur]) break;

@@ -1,9 +1,16 @@
-// Family 2: n-ary linear rows  sum_i a_i * x_i  (<= | = | !=)  c,  in compressed-row form.
+// Family 2: n-ary linear rows  sum_i a_i * x_i  (<= | = | !=)  c,  in compressed-row form, each
+// optionally reified by a 0/1 variable b: b <-> row, or b -> row.
 //
 // Checklist (Chuffed's): fails when every variable is fixed and the row is false; narrows to bounds
 // consistency for <= and = (each x_i within what the others' extreme sums leave); for != narrows only
 // when one variable is left, at its bounds; never overflows: a term a*x fits 63 bits (32-bit a and
 // x), sums are poison_add'ed and a poisoned sum narrows nothing. Not idempotent: the fixpoint reruns it.
+// Reified: b = 1 propagates the row; b = 0 propagates its negation (<= becomes >= c + 1, = becomes !=,
+// != becomes =) for b <-> row, nothing for b -> row; while b is free, b is fixed only when the row is
+// proven entailed (b = 1, for <->) or disentailed (b = 0) by the extreme sums; a poisoned sum proves
+// nothing. b must be a 0/1 variable (compile gives it [0, 1]).
+// Lanes: every branch depends only on the row's data and on lane reductions, never on a bound one
+// lane read, so the lanes of a vector group take the same branches and reduce together.
 #pragma once
 
 #include "domains/lanes.hpp"
@@ -17,6 +24,9 @@ namespace kcp {
 
 enum class LinearKind : std::int8_t { le = 0, eq = 1, ne = 2 };
 
+/// How a linear row is tied to a Boolean b: not at all, b <-> row, or b -> row.
+enum class Reification : std::int8_t { none = 0, equivalent = 1, implied = 2 };
+
 /// The rows of a program, as Views in MemorySpace. Row r's terms are [begin(r), begin(r+1)).
 template <class MemorySpace>
 struct LinearRows {
@@ -25,22 +35,35 @@ struct LinearRows {
   Kokkos::View<const std::int32_t*, MemorySpace> var;
   Kokkos::View<const std::int64_t*, MemorySpace> rhs;
   Kokkos::View<const std::int8_t*, MemorySpace> kind;
+  Kokkos::View<const std::int32_t*, MemorySpace> reif_var;  ///< b of a reified row, -1 when none
+  Kokkos::View<const std::int8_t*, MemorySpace> reif_mode;  ///< a Reification
 
   KOKKOS_INLINE_FUNCTION int size() const { return static_cast<int>(rhs.extent(0)); }
 };
 
 namespace detail {
 
+/// The least value of sign * a_i x_i, term i of the terms starting at b.
+template <class Rows, class Store>
+KOKKOS_INLINE_FUNCTION std::int64_t term_min(const Rows& rows, int b, int i, int sign, const Store& s) {
+  const std::int64_t a = sign * std::int64_t(rows.coef(b + i));
+  const int x = rows.var(b + i);
+  return a > 0 ? a * s.min(x) : a * s.max(x);
+}
+
+/// The least value of sign * sum_i a_i x_i over the terms [b, b+n), or sum_poisoned.
+template <class Lanes, class Rows, class Store>
+KOKKOS_INLINE_FUNCTION std::int64_t least_sum(const Lanes& lanes, const Rows& rows, int b, int n, int sign,
+                                              const Store& s) {
+  return lanes.poison_sum(n, [&](int i) { return term_min(rows, b, i, sign, s); });
+}
+
 /// sum_i a_i x_i <= c, given the terms [b, b+n).
 template <class Lanes, class Rows, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_le(const Lanes& lanes, const Rows& rows, int b, int n,
                                         std::int64_t c, int sign, const Store& s) {
   // Each term's least value; sign = -1 propagates -sum <= -c (the >= half of an equality).
-  auto term_min = [&](int i) -> std::int64_t {
-    const std::int64_t a = sign * std::int64_t(rows.coef(b + i));
-    const int x = rows.var(b + i);
-    return a > 0 ? a * s.min(x) : a * s.max(x);
-  };
+  auto term_min = [&](int i) { return detail::term_min(rows, b, i, sign, s); };
   const std::int64_t least = lanes.poison_sum(n, term_min);
   if (least == sum_poisoned) return prop_unchanged;
   if (least > c) return prop_failed;
@@ -78,6 +101,51 @@ KOKKOS_INLINE_FUNCTION int propagate_ne(const Lanes& lanes, const Rows& rows, in
   return prop_unchanged;
 }
 
+template <class Lanes, class Rows, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_eq(const Lanes& lanes, const Rows& rows, int b, int n, std::int64_t c,
+                                        const Store& s) {
+  const int st = propagate_le(lanes, rows, b, n, c, 1, s);
+  if (st & prop_failed) return st;
+  return st | propagate_le(lanes, rows, b, n, -c, -1, s);
+}
+
+/// The row sum (k) c over the terms [b, b+n), or its negation. |c| < 2^62, so -c - 1 cannot wrap.
+template <class Lanes, class Rows, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_row(const Lanes& lanes, const Rows& rows, int b, int n, std::int64_t c,
+                                         LinearKind k, bool negated, const Store& s) {
+  switch (k) {
+    case LinearKind::le:  // negated: -sum <= -(c + 1)
+      return negated ? propagate_le(lanes, rows, b, n, -c - 1, -1, s) : propagate_le(lanes, rows, b, n, c, 1, s);
+    case LinearKind::eq:
+      return negated ? propagate_ne(lanes, rows, b, n, c, s) : propagate_eq(lanes, rows, b, n, c, s);
+    case LinearKind::ne:
+      return negated ? propagate_eq(lanes, rows, b, n, c, s) : propagate_ne(lanes, rows, b, n, c, s);
+  }
+  return prop_unchanged;
+}
+
+/// +1 when the row holds for every assignment within the bounds, -1 when for none, 0 when the extreme
+/// sums do not tell (or are poisoned).
+template <class Lanes, class Rows, class Store>
+KOKKOS_INLINE_FUNCTION int row_decided(const Lanes& lanes, const Rows& rows, int b, int n, std::int64_t c, LinearKind k,
+                                       const Store& s) {
+  const std::int64_t least = least_sum(lanes, rows, b, n, 1, s);
+  const std::int64_t least_negated = least_sum(lanes, rows, b, n, -1, s);
+  if (least == sum_poisoned || least_negated == sum_poisoned) return 0;
+  const std::int64_t most = -least_negated;
+  const bool never_c = least > c || most < c;
+  const bool always_c = least == c && most == c;
+  switch (k) {
+    case LinearKind::le:
+      return most <= c ? 1 : (least > c ? -1 : 0);
+    case LinearKind::eq:
+      return always_c ? 1 : (never_c ? -1 : 0);
+    case LinearKind::ne:
+      return never_c ? 1 : (always_c ? -1 : 0);
+  }
+  return 0;
+}
+
 }  // namespace detail
 
 /// Propagates row r once. Lanes: SerialLanes or VectorLanes (the row's terms spread over the lanes).
@@ -86,17 +154,18 @@ KOKKOS_INLINE_FUNCTION int propagate_linear(const Lanes& lanes, const Rows& rows
   const int b = rows.row_begin(r);
   const int n = rows.row_begin(r + 1) - b;
   const std::int64_t c = rows.rhs(r);
-  switch (static_cast<LinearKind>(rows.kind(r))) {
-    case LinearKind::le:
-      return detail::propagate_le(lanes, rows, b, n, c, 1, s);
-    case LinearKind::eq: {
-      const int st = detail::propagate_le(lanes, rows, b, n, c, 1, s);
-      if (st & prop_failed) return st;
-      return st | detail::propagate_le(lanes, rows, b, n, -c, -1, s);
-    }
-    case LinearKind::ne:
-      return detail::propagate_ne(lanes, rows, b, n, c, s);
-  }
+  const LinearKind k = static_cast<LinearKind>(rows.kind(r));
+  const int bv = rows.reif_var(r);
+  if (bv < 0) return detail::propagate_row(lanes, rows, b, n, c, k, false, s);
+  const bool equivalent = static_cast<Reification>(rows.reif_mode(r)) == Reification::equivalent;
+  // b's bounds, read by one lane and shared, so that all lanes take the same branch below.
+  const int b_state = lanes.bit_or(1, [&](int) { return (s.min(bv) >= 1 ? 1 : 0) | (s.max(bv) <= 0 ? 2 : 0); });
+  if (b_state == 3) return prop_failed;  // b is empty
+  if (b_state == 1) return detail::propagate_row(lanes, rows, b, n, c, k, false, s);
+  if (b_state == 2) return equivalent ? detail::propagate_row(lanes, rows, b, n, c, k, true, s) : prop_unchanged;
+  const int decided = detail::row_decided(lanes, rows, b, n, c, k, s);
+  if (decided < 0) return s.narrow_max(bv, 0);
+  if (decided > 0 && equivalent) return s.narrow_min(bv, 1);
   return prop_unchanged;
 }
 

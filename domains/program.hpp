@@ -3,12 +3,16 @@
 // no pointers to host objects, so a DeviceProgram is copied into kernels by value.
 #pragma once
 
+#include "domains/element.hpp"
 #include "domains/linear.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kcp {
@@ -33,9 +37,7 @@ struct Ternary {
   std::int32_t x, y, z;
 };
 static_assert(sizeof(Ternary) == 16, "a ternary propagator is 16 bytes");
-
-/// How a linear row is tied to a Boolean b: not at all, b <-> row, or b -> row.
-enum class Reification : std::int8_t { none = 0, equivalent = 1, implied = 2 };
+static_assert(std::is_trivially_copyable_v<Ternary>, "ternary propagators are copied to the device as bytes");
 
 /// Host form, filled by compile and by tests.
 struct Program {
@@ -96,6 +98,13 @@ struct Program {
   }
 };
 
+/// Orders the ternary propagators by op (stably), so that neighbouring lanes of a vector group run
+/// the same code (Turbo's next step after warp reconvergence). The fixpoint does not change: the
+/// propagators are monotone, so every order reaches the same one; only the order they run in does.
+inline void sort_ternary_by_op(Program& p) {
+  std::stable_sort(p.ternary.begin(), p.ternary.end(), [](const Ternary& a, const Ternary& b) { return a.op < b.op; });
+}
+
 namespace detail {
 template <class T, class MemorySpace>
 Kokkos::View<const T*, MemorySpace> upload(const std::string& label, const std::vector<T>& v) {
@@ -105,24 +114,42 @@ Kokkos::View<const T*, MemorySpace> upload(const std::string& label, const std::
 }
 }  // namespace detail
 
-/// Device form: Views in MemorySpace.
+/// Device form: Views in MemorySpace, one structure of arrays per propagator family.
 template <class MemorySpace>
 struct DeviceProgram {
   int num_vars = 0;
   Kokkos::View<const std::int32_t*, MemorySpace> root_lb, root_ub;
+  Kokkos::View<const Ternary*, MemorySpace> ternary;
   LinearRows<MemorySpace> rows;
+  Elements<MemorySpace> elements;
 
   DeviceProgram() = default;
+  /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
   explicit DeviceProgram(const Program& p) : num_vars(p.num_vars()) {
+    const std::size_t r = p.rhs.size(), e = p.elem_index.size();
+    if (p.ub.size() != p.lb.size() || p.row_begin.size() != r + 1 || p.kind.size() != r || p.reif_var.size() != r ||
+        p.reif_mode.size() != r || p.elem_result.size() != e || p.elem_begin.size() != e + 1 ||
+        p.coef.size() != p.var.size()) {
+      throw std::invalid_argument("kcp::DeviceProgram: the program's arrays disagree in length");
+    }
     using detail::upload;
     root_lb = upload<std::int32_t, MemorySpace>("kcp::program::root_lb", p.lb);
     root_ub = upload<std::int32_t, MemorySpace>("kcp::program::root_ub", p.ub);
+    ternary = upload<Ternary, MemorySpace>("kcp::program::ternary", p.ternary);
     rows.row_begin = upload<std::int32_t, MemorySpace>("kcp::program::row_begin", p.row_begin);
     rows.coef = upload<std::int32_t, MemorySpace>("kcp::program::coef", p.coef);
     rows.var = upload<std::int32_t, MemorySpace>("kcp::program::var", p.var);
     rows.rhs = upload<std::int64_t, MemorySpace>("kcp::program::rhs", p.rhs);
     rows.kind = upload<std::int8_t, MemorySpace>("kcp::program::kind", p.kind);
+    rows.reif_var = upload<std::int32_t, MemorySpace>("kcp::program::reif_var", p.reif_var);
+    rows.reif_mode = upload<std::int8_t, MemorySpace>("kcp::program::reif_mode", p.reif_mode);
+    elements.index = upload<std::int32_t, MemorySpace>("kcp::program::elem_index", p.elem_index);
+    elements.result = upload<std::int32_t, MemorySpace>("kcp::program::elem_result", p.elem_result);
+    elements.begin = upload<std::int32_t, MemorySpace>("kcp::program::elem_begin", p.elem_begin);
+    elements.values = upload<std::int32_t, MemorySpace>("kcp::program::elem_values", p.elem_values);
   }
+
+  KOKKOS_INLINE_FUNCTION int num_ternary() const { return static_cast<int>(ternary.extent(0)); }
 };
 
 }  // namespace kcp

@@ -150,7 +150,7 @@ struct ParallelSearch {
       bool failed = shared[0] != 0;
       int iterations = 0;
       if (!failed) {
-        const FixpointResult fp = team_fixpoint(team, program.rows, s, flags);
+        const FixpointResult fp = team_fixpoint(team, program, s, flags);
         failed = fp.failed;
         iterations = fp.iterations;
       }

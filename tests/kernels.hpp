@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
 #include <vector>
 
 namespace kcp::test {
@@ -15,6 +16,9 @@ struct FixpointOutcome {
   bool failed = false;
   std::vector<std::int32_t> lb, ub;
   int iterations = 0;
+
+  /// Whether it narrowed p's root domains without failing.
+  bool narrowed(const Program& p) const { return !failed && (lb != p.lb || ub != p.ub); }
 };
 
 template <class Space, bool Concurrent>
@@ -23,6 +27,7 @@ struct TeamFixpointKernel {
   DeviceProgram<typename Space::memory_space> program;
   Kokkos::View<std::int32_t*, typename Space::memory_space> lb, ub;
   Kokkos::View<int[2], typename Space::memory_space> result;  // failed, iterations
+  FixpointOptions options;
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const int n = program.num_vars;
@@ -34,7 +39,7 @@ struct TeamFixpointKernel {
       sub[x] = program.root_ub(x);
     });
     team.team_barrier();
-    const FixpointResult r = team_fixpoint(team, program.rows, StoreRef<Concurrent>{slb, sub, n}, flags);
+    const FixpointResult r = team_fixpoint(team, program, StoreRef<Concurrent>{slb, sub, n}, flags, options);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
       lb(x) = slb[x];
       ub(x) = sub[x];
@@ -48,7 +53,7 @@ struct TeamFixpointKernel {
 
 /// Runs team_fixpoint on the root of p with one team of the backend's default shape.
 template <class Space>
-FixpointOutcome team_fixpoint_on(const Program& p) {
+FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& options = {}) {
   using MemSpace = typename Space::memory_space;
   const LaunchParams lp = default_launch_params<Space>();
   const int n = p.num_vars();
@@ -59,10 +64,10 @@ FixpointOutcome team_fixpoint_on(const Program& p) {
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (lp.team_size * lp.vector_length > 1) {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p), lb, ub, result});
+                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p), lb, ub, result, options});
   } else {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p), lb, ub, result});
+                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p), lb, ub, result, options});
   }
   FixpointOutcome out;
   auto hlb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lb);
@@ -81,10 +86,34 @@ inline FixpointOutcome serial_fixpoint_on(const Program& p) {
   out.lb = p.lb;
   out.ub = p.ub;
   const DeviceProgram<Kokkos::HostSpace> hp(p);
-  const FixpointResult r = serial_fixpoint(hp.rows, StoreRef<false>{out.lb.data(), out.ub.data(), p.num_vars()});
+  const FixpointResult r = serial_fixpoint(hp, StoreRef<false>{out.lb.data(), out.ub.data(), p.num_vars()});
   out.failed = r.failed;
   out.iterations = r.iterations;
   return out;
+}
+
+/// The serial reference and team_fixpoint on Space, on the root of one program.
+struct Comparison {
+  FixpointOutcome serial, team;
+  std::string difference;  ///< empty when both fail, or both leave the same bounds
+};
+
+template <class Space>
+Comparison compare_team_with_serial(const Program& p, const FixpointOptions& options = {}) {
+  Comparison c{serial_fixpoint_on(p), team_fixpoint_on<Space>(p, options), {}};
+  if (c.team.failed != c.serial.failed) {
+    c.difference = c.serial.failed ? "the serial fixpoint fails, the team's does not"
+                                   : "the team fixpoint fails, the serial one does not";
+  } else if (!c.serial.failed && (c.team.lb != c.serial.lb || c.team.ub != c.serial.ub)) {
+    for (int x = 0; x < p.num_vars() && c.difference.empty(); ++x) {
+      if (c.team.lb[x] != c.serial.lb[x] || c.team.ub[x] != c.serial.ub[x]) {
+        c.difference = "x" + std::to_string(x) + ": team [" + std::to_string(c.team.lb[x]) + ", " +
+                       std::to_string(c.team.ub[x]) + "], serial [" + std::to_string(c.serial.lb[x]) + ", " +
+                       std::to_string(c.serial.ub[x]) + "]";
+      }
+    }
+  }
+  return c;
 }
 
 }  // namespace kcp::test

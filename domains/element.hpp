@@ -1,0 +1,63 @@
+// Family 3: element over constant arrays, result = values[index - 1] (FlatZinc's 1-based index).
+// Element e's values are values[begin(e), begin(e+1)).
+//
+// Checklist (Chuffed's): fails when no position within index's bounds holds a value within result's
+// bounds, so a fixed false pair fails; narrows index to the first and last such position (within
+// 1..n) and result to the least and greatest value at those positions: bounds(Z) consistency, and
+// idempotent (the positions kept are exactly the supported ones, so a second run finds nothing);
+// never overflows: positions and values are 32-bit, compared in 64 bits; declares no entailment.
+// Monotone: the supported positions can only shrink when the domains do.
+// Lanes: the positions within index's bounds are spread over the lanes; index's bounds are read by
+// one lane and shared, since they are the loop bounds every lane must agree on.
+#pragma once
+
+#include "domains/arithmetic.hpp"
+#include "domains/lanes.hpp"
+#include "domains/store.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kcp {
+
+/// The element constraints of a program, as Views in MemorySpace.
+template <class MemorySpace>
+struct Elements {
+  Kokkos::View<const std::int32_t*, MemorySpace> index, result;
+  Kokkos::View<const std::int32_t*, MemorySpace> begin;  ///< elements + 1 entries
+  Kokkos::View<const std::int32_t*, MemorySpace> values;
+
+  KOKKOS_INLINE_FUNCTION int size() const { return static_cast<int>(index.extent(0)); }
+};
+
+/// Propagates element e once. Lanes: SerialLanes or VectorLanes (positions spread over the lanes).
+template <class Lanes, class Elems, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el, int e, const Store& s) {
+  const int idx = el.index(e), res = el.result(e);
+  const int b = el.begin(e);
+  const std::int64_t n = el.begin(e + 1) - b;
+  const std::int64_t lo = max64(1, lanes.max_value(1, [&](int) -> std::int64_t { return s.min(idx); }));
+  const std::int64_t hi = min64(n, lanes.max_value(1, [&](int) -> std::int64_t { return s.max(idx); }));
+  if (lo > hi) return prop_failed;
+  // Position lo + j, j in [0, m), holds values[b + lo - 1 + j].
+  const int m = static_cast<int>(hi - lo + 1);
+  auto value = [&](int j) -> std::int64_t { return el.values(b + static_cast<int>(lo) - 1 + j); };
+  auto supported = [&](int j) {
+    const std::int64_t v = value(j);
+    return v >= s.min(res) && v <= s.max(res);
+  };
+  constexpr std::int64_t none_min = INT64_MAX, none_max = INT64_MIN;
+  const std::int64_t first = lanes.min_value(m, [&](int j) { return supported(j) ? j : none_min; });
+  const std::int64_t last = lanes.max_value(m, [&](int j) { return supported(j) ? j : none_max; });
+  const std::int64_t least = lanes.min_value(m, [&](int j) { return supported(j) ? value(j) : none_min; });
+  const std::int64_t most = lanes.max_value(m, [&](int j) { return supported(j) ? value(j) : none_max; });
+  // Another thread may narrow result between the reductions: each "none" is still a proof of failure.
+  if (first == none_min || last == none_max || least == none_min || most == none_max) return prop_failed;
+  // Every lane narrows the same bounds to the same values: idempotent, and atomic when concurrent.
+  const int st = s.narrow_to(idx, lo + first, lo + last);
+  if (st & prop_failed) return st;
+  return st | s.narrow_to(res, least, most);
+}
+
+}  // namespace kcp

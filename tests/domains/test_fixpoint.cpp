@@ -19,20 +19,67 @@ TYPED_TEST(FixpointOnBackend, TeamFixpointEqualsSerialFixpointOnRandomNetworks) 
   for (int seed = 0; seed < 400; ++seed) {
     std::mt19937 rng(seed);
     const Program p = test::random_program(rng, 3 + seed % 12, 2 + seed % 20, 6);
-    const auto expected = test::serial_fixpoint_on(p);
-    const auto got = test::team_fixpoint_on<TypeParam>(p);
-    ASSERT_EQ(got.failed, expected.failed) << "seed " << seed;
-    if (expected.failed) {
-      ++failed;
-      continue;
-    }
-    narrowed += expected.lb != p.lb || expected.ub != p.ub;
-    ASSERT_EQ(got.lb, expected.lb) << "seed " << seed;
-    ASSERT_EQ(got.ub, expected.ub) << "seed " << seed;
+    const auto c = test::compare_team_with_serial<TypeParam>(p);
+    ASSERT_EQ(c.difference, "") << "seed " << seed;
+    failed += c.serial.failed;
+    narrowed += c.serial.narrowed(p);
   }
   // The networks cover failing and narrowing cases, not only trivial ones.
   EXPECT_GT(failed, 20);
   EXPECT_GT(narrowed, 20);
+}
+
+TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSortingAndLocalTernary) {
+  // Every family at once; the team fixpoint under each option, on the program as built and sorted by
+  // op, reaches the serial fixpoint of the program as built.
+  const FixpointOptions variants[] = {{32, false}, {1, false}, {32, true}, {3, true}};
+  int failed = 0, narrowed = 0;
+  for (int seed = 0; seed < 300; ++seed) {
+    std::mt19937 rng(1000 + seed);
+    const Program p = test::random_network(rng, 3 + seed % 10, seed % 5, 1 + seed % 6, seed % 3, 8);
+    Program sorted = p;
+    sort_ternary_by_op(sorted);
+    const auto expected = test::serial_fixpoint_on(p);
+    const auto serial_sorted = test::serial_fixpoint_on(sorted);
+    ASSERT_EQ(serial_sorted.failed, expected.failed) << "seed " << seed;
+    if (!expected.failed) {
+      ASSERT_EQ(serial_sorted.lb, expected.lb) << "seed " << seed;
+      ASSERT_EQ(serial_sorted.ub, expected.ub) << "seed " << seed;
+    }
+    for (const FixpointOptions& options : variants)
+      for (const Program* q : {&p, static_cast<const Program*>(&sorted)}) {
+        // Sorting does not change the serial fixpoint (checked above), so either reference will do.
+        ASSERT_EQ(test::compare_team_with_serial<TypeParam>(*q, options).difference, "")
+            << "seed " << seed << ", chunk " << options.ternary_chunk << (options.local_ternary ? ", local" : "")
+            << (q == &sorted ? ", sorted" : "");
+      }
+    failed += expected.failed;
+    narrowed += expected.narrowed(p);
+  }
+  EXPECT_GT(failed, 30);
+  EXPECT_GT(narrowed, 50);
+}
+
+TYPED_TEST(FixpointOnBackend, LocalTernaryRunsAChunkToItsOwnFixpoint) {
+  // x_i = x_{i+1} + one, listed from x_0 down: a bound travels one propagator per team iteration when
+  // every propagator runs once per iteration, but through a whole chunk in one iteration when the
+  // chunk runs to its own fixpoint.
+  Program p;
+  const int n = 40;
+  for (int i = 0; i < n; ++i) p.add_var(0, 1000);
+  const int one = p.add_var(1, 1);
+  for (int i = 0; i + 1 < n; ++i) p.add_ternary(TernaryOp::add, i, i + 1, one);
+  p.add_row(LinearKind::le, {-1}, {n - 1}, -5);  // x_last >= 5
+  const auto plain = test::team_fixpoint_on<TypeParam>(p, {64, false});
+  const auto local = test::team_fixpoint_on<TypeParam>(p, {64, true});
+  const auto expected = test::serial_fixpoint_on(p);
+  ASSERT_FALSE(expected.failed);
+  EXPECT_EQ(expected.lb[0], 5 + n - 1);
+  EXPECT_EQ(plain.lb, expected.lb);
+  EXPECT_EQ(local.lb, expected.lb);
+  EXPECT_EQ(plain.ub, expected.ub);
+  EXPECT_EQ(local.ub, expected.ub);
+  EXPECT_LT(local.iterations, plain.iterations);
 }
 
 TYPED_TEST(FixpointOnBackend, ChainsNeedSeveralIterations) {

@@ -49,6 +49,7 @@ struct ParallelSearch {
   int path_length = 0;             ///< p: 2^p subproblems
   std::int64_t node_budget = 1;    ///< nodes per team per launch
   int scratch_level = 0;
+  FixpointOptions fixpoint;
 
   static constexpr int shared_ints = 4;
   /// Team scratch: lb, ub, the fixpoint flags and the shared control words.
@@ -150,7 +151,7 @@ struct ParallelSearch {
       bool failed = shared[0] != 0;
       int iterations = 0;
       if (!failed) {
-        const FixpointResult fp = team_fixpoint(team, program, s, flags);
+        const FixpointResult fp = team_fixpoint(team, program, s, flags, fixpoint);
         failed = fp.failed;
         iterations = fp.iterations;
       }

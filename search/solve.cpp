@@ -78,7 +78,7 @@ int default_teams(const LaunchParams& lp) {
 }
 
 template <class ExecSpace, bool Concurrent>
-SearchReport run_slices(const Program& program, const SearchOptions& options, const SolutionCallback& on_solution,
+SearchReport run_slices(const Program& original, const SearchOptions& options, const SolutionCallback& on_solution,
                         const LaunchParams& lp) {
   using Memory = typename ExecSpace::memory_space;
   using Kernel = ParallelSearch<ExecSpace, Concurrent>;
@@ -97,6 +97,12 @@ SearchReport run_slices(const Program& program, const SearchOptions& options, co
   report.subproblems = std::int64_t(1) << report.subproblem_depth;
 
   Kokkos::Profiling::pushRegion("kcp::search::setup");
+  Program sorted;
+  if (options.sort_propagators) {
+    sorted = original;
+    sort_ternary_by_op(sorted);
+  }
+  const Program& program = options.sort_propagators ? sorted : original;
   const int n = program.num_vars();
   std::int64_t capacity = options.max_depth;
   if (capacity <= 0) {
@@ -111,6 +117,8 @@ SearchReport run_slices(const Program& program, const SearchOptions& options, co
   kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity));
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
+  kernel.fixpoint.ternary_chunk = lp.vector_length;
+  kernel.fixpoint.local_ternary = options.local_fixpoint;
   Kokkos::Profiling::popRegion();
 
   const std::size_t bytes = Kernel::scratch_bytes(n);

@@ -35,6 +35,8 @@ struct SearchOptions {
   int team_size = 0;                 ///< 0: the backend's default
   int vector_length = 0;             ///< 0: the backend's default
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
+  bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
+  bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
 

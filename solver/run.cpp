@@ -42,6 +42,8 @@ struct Options {
   int teams = 0;
   int subproblem_depth = -1;
   int max_depth = 0;
+  bool sort_propagators = true;
+  bool local_fixpoint = false;
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -81,6 +83,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
+  app.add_flag("--local-fixpoint", o.local_fixpoint,
+               "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
 }
 
@@ -170,6 +175,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;
   so.scratch_level = o.scratch_level;
+  so.sort_propagators = o.sort_propagators;
+  so.local_fixpoint = o.local_fixpoint;
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;

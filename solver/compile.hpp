@@ -1,18 +1,20 @@
 // compile: fzn::Model (neutral) -> Program (kcp's propagator families). A registry maps each FlatZinc
-// builtin to one compile function, so supporting a builtin is one entry (Gecode's habit).
+// builtin to one compile function, so supporting a builtin is one entry (Gecode's habit). Host-side
+// preprocessing (solver/preprocess.hpp) runs inside compile when CompileOptions::preprocess is set.
 #pragma once
-
-#include "domains/program.hpp"
-#include "solver/fzn/model.hpp"
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "domains/program.hpp"
+#include "solver/fzn/model.hpp"
+
 namespace kcp {
 
-/// A model error found while compiling: unsupported builtin, value out of the store's range, ...
+/// A model error found while compiling: unsupported builtin, malformed call, value out of the store's
+/// range, ... An unsatisfiable model is not an error: see Compiled::root_failed.
 class CompileError : public std::runtime_error {
  public:
   CompileError(const std::string& file, fzn::Location loc, const std::string& message)
@@ -27,15 +29,51 @@ struct StoreRefTerm {
   int var = -1;
 };
 
+struct CompileOptions {
+  /// Equality merging, root propagation (constant folding) and removal of entailed propagators, to a
+  /// fixpoint. Off: every constraint is compiled as its registry entry says, nothing more.
+  bool preprocess = true;
+};
+
+/// The size of a program, per family.
+struct ProgramSize {
+  int variables = 0;
+  int rows = 0;
+  int ternaries = 0;
+  int elements = 0;
+
+  int propagators() const { return rows + ternaries + elements; }
+  static ProgramSize of(const Program& p) { return {p.num_vars(), p.num_rows(), p.num_ternary(), p.num_elements()}; }
+};
+
+/// What preprocessing did. When it is off, the three sizes are the compiled program's and the rest 0.
+struct PreprocessStats {
+  /// As the registry alone would have compiled the model: `compiled` plus one store variable per merged
+  /// model variable and one row per equality absorbed by merging.
+  ProgramSize before;
+  ProgramSize compiled;           ///< as compiled, after equality merging, before root propagation
+  ProgramSize after;              ///< the program handed to search
+  int merged_variables = 0;       ///< model variables that share another's store variable through an equality
+  int absorbed_constraints = 0;   ///< equalities that merging made redundant (not compiled)
+  int fixed_model_variables = 0;  ///< model variables turned into constants by root propagation
+  int rounds = 0;                 ///< root fixpoint + simplification rounds
+  std::int64_t propagations = 0;  ///< propagator runs of the root fixpoint, over all rounds
+  double seconds = 0;             ///< time spent preprocessing (merging excluded: it is part of compiling)
+};
+
 struct Compiled {
   Program program;
   std::vector<StoreRefTerm> model_vars;  ///< per fzn::Model variable
   int objective = -1;                    ///< store variable minimised, or -1
   bool maximize = false;                 ///< the model maximises: objective is the negation
   bool has_objective = false;            ///< the model minimises or maximises (possibly a constant)
+  /// The model is unsatisfiable, found without search (empty domain, failed root fixpoint). The program
+  /// then also holds an always-false row, so a search that does not look at this flag finds nothing.
+  bool root_failed = false;
+  PreprocessStats preprocess;
 };
 
-Compiled compile(const fzn::Model& model);
+Compiled compile(const fzn::Model& model, const CompileOptions& options = {});
 
 /// The value of each model variable, given the store values of a solution.
 std::vector<std::int64_t> model_values(const Compiled& compiled, const std::vector<std::int32_t>& store);

@@ -21,16 +21,22 @@ struct TeamShape {
 /// Teams of warps: 8 threads x 32 lanes on CUDA (one warp per thread's vector loop), 1 x 1 on a CPU.
 template <class Exec>
 TeamShape warp_teams() {
-  if constexpr (is_gpu_space<Exec>()) return {8, 32};
-  return {1, 1};
+  if constexpr (is_gpu_space<Exec>()) {
+    return {8, 32};
+  } else {
+    return {1, 1};
+  }
 }
 
 /// Teams of plain threads (the seed notes' blocks): `block` threads on CUDA, one thread on a CPU.
 template <class Exec>
 TeamShape block_teams(int block) {
-  if constexpr (is_gpu_space<Exec>()) return {block, 1};
-  (void)block;
-  return {1, 1};
+  if constexpr (is_gpu_space<Exec>()) {
+    return {block, 1};
+  } else {
+    (void)block;
+    return {1, 1};
+  }
 }
 
 }  // namespace kcp::perf

@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "perf/studies/common/spaces.hpp"
@@ -117,9 +118,14 @@ void write_kokkos_configuration(const std::string& path);
 template <class Exec>
 std::string device_name(const Exec&) {
 #ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return Kokkos::Cuda().cuda_device_prop().name;
-#endif
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    return Kokkos::Cuda().cuda_device_prop().name;
+  } else {
+    return cpu_model();
+  }
+#else
   return cpu_model();
+#endif
 }
 
 /// Threads the space runs at once: 1 for Serial, the pool for OpenMP, resident threads for CUDA.

@@ -120,16 +120,22 @@ struct Persistent {
 /// persistent() checks it: a first launch whose barrier gives up halves the league.
 template <class Exec>
 int resident_teams(const Exec& exec) {
-  if constexpr (is_gpu_space<Exec>()) return exec.concurrency() / gpu_team_size;
-  return exec.concurrency();
+  if constexpr (is_gpu_space<Exec>()) {
+    return exec.concurrency() / gpu_team_size;
+  } else {
+    return exec.concurrency();
+  }
 }
 
 /// Spins before the barrier gives up: ~1-5 s on either kind of device, well above a step's cost
 /// (a waiting CPU thread may also lose its core to another process for a few scheduler ticks).
 template <class Exec>
 std::int64_t spin_limit() {
-  if constexpr (is_gpu_space<Exec>()) return std::int64_t{1} << 23;
-  return std::int64_t{1} << 30;
+  if constexpr (is_gpu_space<Exec>()) {
+    return std::int64_t{1} << 23;
+  } else {
+    return std::int64_t{1} << 30;
+  }
 }
 
 template <class Exec>

@@ -72,8 +72,9 @@ void run(const Exec& exec, const Options& o) {
         const std::string key = variant + " " + base_param;
         if (!selected_variant(variant, key)) return;
         const Measured m = timed(variant, body);
-        std::int64_t count = 0;
-        Kokkos::deep_copy(count, tail);
+        Count tail_value = 0;
+        Kokkos::deep_copy(tail_value, tail);
+        const auto count = static_cast<std::int64_t>(tail_value);
         auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), queue);
         std::vector<std::int64_t> got(host.data(), host.data() + std::min<std::int64_t>(count, n));
         Row row;
@@ -89,13 +90,13 @@ void run(const Exec& exec, const Options& o) {
         budget.record(key, m.timing.total_s);
       };
       record("queue_atomic_per_item", base_param, [&] {
-        Kokkos::deep_copy(exec, tail, std::int64_t{0});
+        Kokkos::deep_copy(exec, tail, Count{0});
         queue_per_item(exec, selected, queue, tail);
         return nan;
       });
       record("queue_atomic_per_group",
              fmt::format("{} width={} team={} groups={}", base_param, o.width, shape.str(), o.groups_per_thread), [&] {
-               Kokkos::deep_copy(exec, tail, std::int64_t{0});
+               Kokkos::deep_copy(exec, tail, Count{0});
                queue_per_group(exec, selected, queue, tail, shape, o.width, o.groups_per_thread);
                return nan;
              });

@@ -18,8 +18,12 @@ namespace kcp::perf::warp_cooperation {
 
 template <class Exec>
 using Items = Kokkos::View<std::int64_t*, Kokkos::Device<Exec, typename Exec::memory_space>>;
+/// The tail counter is unsigned long long: Kokkos 3.4 adds to a 64-bit signed integer with a
+/// compare-and-swap loop on CUDA, to an unsigned long long with the hardware atomicAdd (on the host,
+/// both are one locked add). A CAS loop under contention would flatter the per-group variant.
+using Count = unsigned long long;
 template <class Exec>
-using Counter = Kokkos::View<std::int64_t, Kokkos::Device<Exec, typename Exec::memory_space>>;
+using Counter = Kokkos::View<Count, Kokkos::Device<Exec, typename Exec::memory_space>>;
 
 KOKKOS_INLINE_FUNCTION std::uint32_t hash32(std::uint32_t x) {
   x ^= x >> 16;
@@ -44,7 +48,7 @@ void queue_per_item(const Exec& exec, const Selection& selected, const Items<Exe
   Kokkos::parallel_for(
       "kcp::perf::warp_cooperation::queue_per_item",
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, selected.n), KOKKOS_LAMBDA(std::int64_t i) {
-        if (selected(i)) queue(Kokkos::atomic_fetch_add(&tail(), std::int64_t{1})) = i;
+        if (selected(i)) queue(Kokkos::atomic_fetch_add(&tail(), Count{1})) = i;
       });
 }
 

@@ -44,6 +44,7 @@ struct Options {
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
+  bool preprocess = true;
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -83,6 +84,8 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
+               "Equality merging, root propagation and removal of entailed propagators (default on)");
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
@@ -151,7 +154,9 @@ void stat(std::ostream& out, const char* name, const std::string& value) {
 int solve(const Options& o, std::ostream& out, std::ostream& err) {
   const auto t0 = std::chrono::steady_clock::now();
   const fzn::Model model = fzn::parse_file(o.model);
-  const Compiled compiled = compile(model);
+  CompileOptions co;
+  co.preprocess = o.preprocess;
+  const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.verbose)
     fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s)\n", compiled.program.num_vars(),
@@ -218,8 +223,16 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "fixpointIterations", std::to_string(rep.fixpoint_iterations));
     stat(out, "fixpointIterationsPerNode",
          fmt::format("{:.2f}", rep.nodes ? double(rep.fixpoint_iterations) / rep.nodes : 0.0));
+    const PreprocessStats& pre = compiled.preprocess;
+    stat(out, "variablesBefore", std::to_string(pre.before.variables));
+    stat(out, "propagatorsBefore", std::to_string(pre.before.propagators()));
     stat(out, "variables", std::to_string(compiled.program.num_vars()));
-    stat(out, "propagators", std::to_string(compiled.program.num_rows()));
+    stat(out, "propagators", std::to_string(compiled.program.num_propagators()));
+    stat(out, "linearRows", std::to_string(compiled.program.num_rows()));
+    stat(out, "ternaryPropagators", std::to_string(compiled.program.num_ternary()));
+    stat(out, "elementPropagators", std::to_string(compiled.program.num_elements()));
+    stat(out, "mergedVariables", std::to_string(pre.merged_variables));
+    stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
     stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
     stat(out, "scratchLevel", std::to_string(rep.scratch_level));

@@ -47,27 +47,57 @@ KOKKOS_INLINE_FUNCTION std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (q * b != a && ((a < 0) == (b < 0))) ? q + 1 : q;
 }
 
-/// Kokkos reducer for poison_add, usable at every level of parallelism.
-template <class Space>
-struct PoisonSum {
-  using reducer = PoisonSum;
-  using value_type = std::int64_t;
-  using result_view_type = Kokkos::View<value_type, Space, Kokkos::MemoryUnmanaged>;
+/// A Kokkos reducer over a scalar for nested (team / vector) reductions. Kokkos' own reducers build
+/// a View around the result at construction, which on the host checks the rank with a label string:
+/// in a fixpoint loop that cost dominated the propagation itself. This one keeps a plain pointer
+/// (view() is only used by top-level reductions, which kcp does not run through it).
+template <class T, class Op>
+struct ScalarReducer {
+  using reducer = ScalarReducer;
+  using value_type = T;
+  using result_view_type = Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-  KOKKOS_INLINE_FUNCTION explicit PoisonSum(value_type& value) : value_(&value) {}
-  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
-    dest = poison_add(dest, src);
+  KOKKOS_INLINE_FUNCTION explicit ScalarReducer(T& value) : value_(&value) {}
+  KOKKOS_INLINE_FUNCTION void join(T& dest, const T& src) const { dest = Op::join(dest, src); }
+  KOKKOS_INLINE_FUNCTION void join(volatile T& dest, const volatile T& src) const {
+    dest = Op::join(T(dest), T(src));
   }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest, const volatile value_type& src) const {
-    dest = poison_add(dest, src);
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = 0; }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *value_.data(); }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return value_; }
+  KOKKOS_INLINE_FUNCTION void init(T& v) const { v = Op::template identity<T>(); }
+  KOKKOS_INLINE_FUNCTION T& reference() const { return *value_; }
+  result_view_type view() const { return result_view_type(value_); }
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
 
  private:
-  result_view_type value_;
+  T* value_;
 };
+
+namespace reduce_op {
+struct Sum {
+  template <class T> KOKKOS_INLINE_FUNCTION static T join(T a, T b) { return a + b; }
+  template <class T> KOKKOS_INLINE_FUNCTION static T identity() { return T(0); }
+};
+struct Or {
+  template <class T> KOKKOS_INLINE_FUNCTION static T join(T a, T b) { return a | b; }
+  template <class T> KOKKOS_INLINE_FUNCTION static T identity() { return T(0); }
+};
+struct Min {
+  template <class T> KOKKOS_INLINE_FUNCTION static T join(T a, T b) { return b < a ? b : a; }
+  template <class T> KOKKOS_INLINE_FUNCTION static T identity() { return Kokkos::reduction_identity<T>::min(); }
+};
+struct Max {
+  template <class T> KOKKOS_INLINE_FUNCTION static T join(T a, T b) { return b > a ? b : a; }
+  template <class T> KOKKOS_INLINE_FUNCTION static T identity() { return Kokkos::reduction_identity<T>::max(); }
+};
+struct PoisonAdd {
+  template <class T> KOKKOS_INLINE_FUNCTION static T join(T a, T b) { return poison_add(a, b); }
+  template <class T> KOKKOS_INLINE_FUNCTION static T identity() { return T(0); }
+};
+}  // namespace reduce_op
+
+template <class T> using SumReducer = ScalarReducer<T, reduce_op::Sum>;
+template <class T> using OrReducer = ScalarReducer<T, reduce_op::Or>;
+template <class T> using MinReducer = ScalarReducer<T, reduce_op::Min>;
+template <class T> using MaxReducer = ScalarReducer<T, reduce_op::Max>;
+using PoisonSum = ScalarReducer<std::int64_t, reduce_op::PoisonAdd>;
 
 }  // namespace kcp

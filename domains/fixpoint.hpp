@@ -35,6 +35,7 @@ namespace kcp {
 struct FixpointResult {
   bool failed = false;
   int iterations = 0;
+  bool capped = false;  ///< stopped at FixpointOptions::max_iterations: sound, but not a fixpoint
 };
 
 /// How team_fixpoint runs the ternary family; neither changes the fixpoint it reaches.
@@ -45,6 +46,11 @@ struct FixpointOptions {
   /// The warp-local variant: each vector group runs its chunk to a local fixpoint first. An option
   /// to measure, not the default.
   bool local_ternary = false;
+  /// Stop after this many iterations (0: never). Bounds propagation around a cycle can take as many
+  /// iterations as a domain has values; a capped node is simply branched on (every narrowing done so
+  /// far is sound), which keeps kernel launches short enough for the time limit. A capped result is
+  /// not a proof that a node with every variable fixed is a solution: the caller reruns it uncapped.
+  int max_iterations = 0;
 };
 
 template <class MemorySpace, bool Concurrent>
@@ -95,7 +101,6 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int num_ternary = program.num_ternary();
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_chunks = (num_ternary + chunk - 1) / chunk;
-  using ScratchSpace = typename TeamMember::execution_space::scratch_memory_space;
   for (;;) {
     const int cur = res.iterations % 3;
     // Every writer stores the same value: the races are benign.
@@ -117,7 +122,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, begin, end),
             [&](const int i, int& acc) { acc |= propagate_ternary(program.ternary(i), s); },
-            Kokkos::BOr<int, ScratchSpace>(st));
+            OrReducer<int>(st));
         report(st);
         if ((st & prop_failed) || !(st & prop_changed)) break;
       }
@@ -129,6 +134,10 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     team.team_barrier();
     ++res.iterations;
     if (flags[failed_slot] || !flags[cur]) break;
+    if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
+      res.capped = true;
+      break;
+    }
   }
   res.failed = flags[failed_slot] != 0;
   if constexpr (Concurrent) {
@@ -138,7 +147,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       int empty = 0;
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
-          [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, empty);
+          [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
       res.failed = empty > 0;
     }
   }

@@ -68,7 +68,7 @@ struct VectorLanes {
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, n),
         [&](const int i, std::int64_t& acc) { acc = poison_add(acc, f(i)); },
-        PoisonSum<typename TeamMember::execution_space::scratch_memory_space>(s));
+        PoisonSum(s));
     return s;
   }
   template <class F>
@@ -76,7 +76,7 @@ struct VectorLanes {
     int r = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, n), [&](const int i, int& acc) { acc |= f(i); },
-        Kokkos::BOr<int, typename TeamMember::execution_space::scratch_memory_space>(r));
+        OrReducer<int>(r));
     return r;
   }
   template <class F>
@@ -88,14 +88,14 @@ struct VectorLanes {
           const int v = f(i);
           acc = v > acc ? v : acc;
         },
-        Kokkos::Max<int, typename TeamMember::execution_space::scratch_memory_space>(r));
+        MaxReducer<int>(r));
     return r < 0 ? -1 : r;
   }
   template <class F>
   KOKKOS_INLINE_FUNCTION int count(int n, const F& f) const {
     int r = 0;
     Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, n), [&](const int i, int& acc) { acc += f(i) ? 1 : 0; }, r);
+        Kokkos::ThreadVectorRange(team, n), [&](const int i, int& acc) { acc += f(i) ? 1 : 0; }, SumReducer<int>(r));
     return r;
   }
   template <class F>
@@ -107,7 +107,7 @@ struct VectorLanes {
           const std::int64_t v = f(i);
           acc = v < acc ? v : acc;
         },
-        Kokkos::Min<std::int64_t, typename TeamMember::execution_space::scratch_memory_space>(r));
+        MinReducer<std::int64_t>(r));
     return r;
   }
   template <class F>
@@ -119,7 +119,7 @@ struct VectorLanes {
           const std::int64_t v = f(i);
           acc = v > acc ? v : acc;
         },
-        Kokkos::Max<std::int64_t, typename TeamMember::execution_space::scratch_memory_space>(r));
+        MaxReducer<std::int64_t>(r));
     return r;
   }
 };

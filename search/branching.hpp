@@ -115,7 +115,7 @@ KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases
           const std::int64_t key = detail::choice_key(vc, lb, ub, phases.occurrences(x), i);
           if (key < acc) acc = key;
         },
-        Kokkos::Min<std::int64_t>(best));
+        MinReducer<std::int64_t>(best));
     if (best == INT64_MAX) continue;
     const int position = static_cast<int>(((best % (1 << 28)) + (1 << 28)) % (1 << 28));
     b.var = phases.vars(first + position);

@@ -150,10 +150,12 @@ struct ParallelSearch {
       team.team_barrier();
       bool failed = shared[0] != 0;
       int iterations = 0;
+      bool capped = false;
       if (!failed) {
         const FixpointResult fp = team_fixpoint(team, program, s, flags, fixpoint);
         failed = fp.failed;
         iterations = fp.iterations;
+        capped = fp.capped;
       }
       // Random value choices in the dive depend on the path only, for the same reason.
       const int node_depth = static_cast<int>(ts(team_depth));
@@ -161,7 +163,16 @@ struct ParallelSearch {
           node_depth < path_length
               ? (std::uint64_t(ts(team_subproblem)) >> (path_length - node_depth)) * 2654435761u + node_depth
               : std::uint64_t(ts(team_nodes)) * 1315423911u + std::uint64_t(t);
-      const Branch b = failed ? Branch{} : select_branch(team, phases, s, salt);
+      Branch b = failed ? Branch{} : select_branch(team, phases, s, salt);
+      if (capped && b.var < 0) {
+        // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
+        // a solution. With every variable fixed nothing can narrow, so it ends at once.
+        FixpointOptions complete = fixpoint;
+        complete.max_iterations = 0;
+        const FixpointResult fp = team_fixpoint(team, program, s, flags, complete);
+        failed = fp.failed;
+        iterations += fp.iterations;
+      }
 
       // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
       const std::int64_t index = ts(team_subproblem);

@@ -119,6 +119,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.path_length = report.subproblem_depth;
   kernel.fixpoint.ternary_chunk = lp.vector_length;
   kernel.fixpoint.local_ternary = options.local_fixpoint;
+  kernel.fixpoint.max_iterations = options.max_fixpoint_iterations;
   Kokkos::Profiling::popRegion();
 
   const std::size_t bytes = Kernel::scratch_bytes(n);
@@ -145,11 +146,19 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     Kokkos::fence();
     ++report.launches;
     const double launch_s = seconds_since(launch_start);
-    if (options.slice_nodes <= 0) {  // aim at launches of 20 to 100 ms: prompt to stop, cheap to relaunch
-      if (launch_s < 0.02 && budget < (std::int64_t(1) << 30)) budget *= 2;
-      if (launch_s > 0.1 && budget > 1) budget /= 2;
-    }
+    std::vector<std::int64_t> nodes_before(report.teams);
+    for (int t = 0; t < report.teams; ++t) nodes_before[t] = team(t, team_nodes);
     Kokkos::deep_copy(team, kernel.state.team);
+    if (options.slice_nodes <= 0) {
+      // Aim at launches of about 50 ms: prompt to stop and print, cheap to relaunch. The busiest
+      // team's nodes in this launch measure what a node costs; a launch that ended early (solutions,
+      // teams out of work) says little, so the budget grows at most twofold per launch.
+      std::int64_t busiest = 1;
+      for (int t = 0; t < report.teams; ++t) busiest = std::max(busiest, team(t, team_nodes) - nodes_before[t]);
+      const double per_node = launch_s / double(busiest);
+      const double target = per_node > 0 ? 0.05 / per_node : double(2 * budget);
+      budget = std::max<std::int64_t>(1, std::min<std::int64_t>(2 * budget, static_cast<std::int64_t>(target)));
+    }
     Kokkos::deep_copy(control, kernel.state.control);
     if (control(ctl_error) == 1) throw std::runtime_error("the search kernel did not get its team scratch");
     if (control(ctl_error) == 2)

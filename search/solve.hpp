@@ -37,6 +37,7 @@ struct SearchOptions {
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
   bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
+  int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
 

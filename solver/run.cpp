@@ -45,6 +45,7 @@ struct Options {
   bool sort_propagators = true;
   bool local_fixpoint = false;
   bool preprocess = true;
+  int max_fixpoint_iterations = 4096;
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -86,6 +87,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
+  app.add_option("--max-fixpoint-iterations", o.max_fixpoint_iterations,
+                 "Per node; a node still changing after that many is branched on (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
@@ -182,6 +186,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.scratch_level = o.scratch_level;
   so.sort_propagators = o.sort_propagators;
   so.local_fixpoint = o.local_fixpoint;
+  so.max_fixpoint_iterations = o.max_fixpoint_iterations;
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;

@@ -136,7 +136,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   auto control = Kokkos::create_mirror_view(kernel.state.control);
   auto solution_row = Kokkos::create_mirror_view(
       Kokkos::subview(kernel.state.solution, 0, Kokkos::ALL()));
-  std::int64_t budget = options.slice_nodes > 0 ? options.slice_nodes : 16;
+  std::int64_t budget = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
   std::int64_t best_reported = INT64_MAX;
   bool stop = false, unreported = false;
   while (!stop) {

@@ -32,11 +32,13 @@ def revision():
 
 
 def instances(spec, cache):
-    if spec and os.path.isdir(spec):
-        return sorted(os.path.join(spec, f) for f in os.listdir(spec) if f.endswith('.fzn'))
-    if spec:
-        return [l.strip() for l in open(spec) if l.strip() and not l.startswith('#')]
     src = os.path.join(os.path.dirname(REPO), 'shared', 'benchmarks', 'instances')
+    if spec and os.path.isdir(spec):
+        if not any(f.endswith('.fzn.gz') for f in os.listdir(spec)):
+            return sorted(os.path.join(spec, f) for f in os.listdir(spec) if f.endswith('.fzn'))
+        src = spec  # a folder of packed instances, like the shared one
+    elif spec:
+        return [l.strip() for l in open(spec) if l.strip() and not l.startswith('#')]
     if not os.path.isdir(src):
         sys.exit(f'run.py: no instances: {src} does not exist (use --instances)')
     os.makedirs(cache, exist_ok=True)

@@ -99,7 +99,11 @@ struct ParallelSearch {
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         shared[0] = 0;
         shared[2] = 0;
-        if (ts(team_subproblem) < 0) {
+        // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
+        // runs: end it at this node boundary, with the state as the last node left it.
+        if (*static_cast<volatile const int*>(state.stop.data()) != 0) {
+          shared[2] = 1;
+        } else if (ts(team_subproblem) < 0) {
           const std::int64_t i = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
           if (i >= total) {
             ts(team_idle) = 1;

@@ -44,6 +44,18 @@ enum TeamSlot : int {
   team_slot_count
 };
 
+/// Where the stop flag lives: memory the host can write while a kernel runs and the kernel can read.
+template <class MemorySpace>
+struct StopFlagSpace {
+  using type = Kokkos::HostSpace;
+};
+#ifdef KOKKOS_ENABLE_CUDA
+template <>
+struct StopFlagSpace<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+
 template <class MemorySpace>
 struct SearchState {
   int teams = 0;
@@ -54,6 +66,7 @@ struct SearchState {
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> team;      ///< [team][TeamSlot]
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> solution;  ///< [team][variable]
   Kokkos::View<std::int64_t*, MemorySpace> control;
+  Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
 
   SearchState() = default;
   SearchState(int num_teams, int num_vars, int stack_capacity)
@@ -63,7 +76,8 @@ struct SearchState {
                   stack_capacity),
         team("kcp::search::team", num_teams, team_slot_count),
         solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
-        control("kcp::search::control", ctl_count) {
+        control("kcp::search::control", ctl_count),
+        stop("kcp::search::stop") {
     auto h = Kokkos::create_mirror_view(team);
     for (int t = 0; t < num_teams; ++t) {
       for (int k = 0; k < team_slot_count; ++k) h(t, k) = 0;

@@ -5,9 +5,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 namespace kcp {
 
@@ -139,6 +141,29 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   std::int64_t budget = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
   std::int64_t best_reported = INT64_MAX;
   bool stop = false, unreported = false;
+
+  // The watchdog: a host thread that raises the kernel's stop flag at the time limit or on a signal,
+  // so that a long launch (a huge store, a slow fixpoint) ends at its next node, on every backend.
+  volatile int* stop_flag = kernel.state.stop.data();
+  std::atomic<bool> search_done{false};
+  std::thread watchdog([&]() {
+    while (!search_done.load()) {
+      if ((options.time_limit_s > 0 && seconds_since(start) >= options.time_limit_s) ||
+          (options.interrupted && *options.interrupted)) {
+        *stop_flag = 1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  struct JoinOnExit {
+    std::atomic<bool>& done;
+    std::thread& thread;
+    ~JoinOnExit() {
+      done = true;
+      thread.join();
+    }
+  } join_on_exit{search_done, watchdog};
   while (!stop) {
     kernel.node_budget = budget;
     const auto launch_start = Clock::now();

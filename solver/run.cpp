@@ -179,7 +179,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.interrupted = &interrupted;
   so.objective = compiled.objective;
   so.max_solutions = o.all ? 0 : o.num_solutions;
-  so.time_limit_s = o.time_limit_ms > 0 ? std::max(0.0, o.time_limit_ms / 1000.0 - init_s) : 0;
+  // What parsing and compiling left of the limit; never 0, which would mean no limit.
+  so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
   so.slice_nodes = o.slice_nodes;
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;

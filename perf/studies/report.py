@@ -131,7 +131,7 @@ def trapezoid_report(rows, title, level):
                 rel = f"{best_base / r['time_s']:.2f}× best baseline"
             body.append([v, r["param"], fmt_num(r["value"], 15), fmt_num(r["error"], 2), fmt_time(r["time_s"]),
                          fmt_rate(r["throughput"], r["throughput_unit"]), rel])
-        out.append(table(["variant", "parameters", "value", "|error|", "best time", "throughput", "relative"], body))
+        out.append(table(["variant", "parameters", "value", "abs. error", "best time", "throughput", "relative"], body))
         ladder = [(at[v]["time_s"], v) for v in LADDER if v in at]
         if ladder and not math.isnan(best_base):
             t, v = min(ladder)

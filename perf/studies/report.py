@@ -84,6 +84,32 @@ def table(columns, body):
     return "\n".join(lines)
 
 
+def side_by_side(rows, level, key, metric, fmt, note):
+    """One row per key, one column per backend: each backend's metric at the largest size that every
+    backend measured for that key (CPU against GPU in one table). Empty with fewer than 2 backends."""
+    groups = by_backend(rows)
+    if len(groups) < 2:
+        return []
+    labels = [label for label, _ in groups]
+    keys = []
+    for r in rows:
+        if key(r) not in keys:
+            keys.append(key(r))
+    body = []
+    for k in keys:
+        sizes = [{r["size"] for r in rs if key(r) == k} for _, rs in groups]
+        common = set.intersection(*sizes) if all(sizes) else set()
+        if not common:
+            continue
+        n = max(common)
+        cells = []
+        for _, rs in groups:
+            r = next(r for r in rs if key(r) == k and r["size"] == n)
+            cells.append(fmt(metric(r), r))
+        body.append([" ".join(map(str, k)) if isinstance(k, tuple) else k, n] + cells)
+    return [f"{'#' * (level + 1)} Side by side", "", note, "", table(["variant", "size"] + labels, body), ""]
+
+
 def exact_check():
     """The note's value against a 64-point Gauss-Legendre rule of its f (exact to rounding: f is entire)."""
     try:
@@ -147,6 +173,9 @@ def trapezoid_report(rows, title, level):
             out += ["global_single_launch values by size (the race; exact −0.347022…): " +
                     ", ".join(f"2^{int(math.log2(n))}: {v:.6g}" for n, v in wrong) + "."]
         out.append("")
+    out += side_by_side(rows, level, lambda r: r["variant"], lambda r: r["throughput"],
+                        lambda v, r: fmt_rate(v, r["throughput_unit"]),
+                        "Throughput per backend at the largest size all of them ran.")
     return "\n".join(out)
 
 
@@ -204,6 +233,9 @@ def device_sync_report(rows, title, level):
         out.append(table(["N", "cpu_loop", "relaunch", "persistent", "teams", "relaunch / persistent",
                           "max rel. difference to cpu_loop"], body))
         out += ["", crossover_text(rs, sizes, at), ""]
+    device = [r for r in rows if r["variant"] != "cpu_loop"]
+    out += side_by_side(device, level, lambda r: (r["variant"], f"N={r['size']}"), per_step,
+                        lambda v, r: fmt_time(v), "Cost per step per backend (cpu_loop: the tables above).")
     return "\n".join(out)
 
 
@@ -232,14 +264,16 @@ def crossover_text(rs, sizes, at):
 def device_sync_plot(rows, path, plt):
     fig, ax = plt.subplots(figsize=(8, 5))
     styles = {"serial": ":", "openmp": "--", "cuda": "-"}
+    cpu_loop_drawn = False  # the CPU loop is the same host loop in every run: drawn once
     for label, rs in by_backend(rows):
         for v in ("cpu_loop", "relaunch", "persistent"):
-            if v == "cpu_loop" and rs[0]["backend"] != "serial" and any(r["backend"] == "serial" for r in rows):
-                continue  # the CPU loop is the same host loop in every run: draw it once
+            if v == "cpu_loop" and cpu_loop_drawn:
+                continue
             pts = sorted((r["size"], per_step(r)) for r in rs if r["variant"] == v)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] * 1e6 for p in pts], styles.get(rs[0]["backend"], "-"),
                         marker="o", ms=3, label=f"{v}, {label}" if v != "cpu_loop" else "cpu_loop (1 host thread)")
+                cpu_loop_drawn = cpu_loop_drawn or v == "cpu_loop"
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("neurons N")
@@ -304,6 +338,11 @@ def warp_report(rows, title, level):
             out += [f"SpMV, {largest} rows:", "",
                     table(["matrix", "variant", "best time", "throughput", "time / Kokkos Kernels",
                            "max rel. difference"], body), ""]
+    out += side_by_side(rows, level,
+                        lambda r: (r["variant"], f"select={select_of(r)}" if r["variant"].startswith("queue")
+                                   else f"matrix={matrix_of(r)}"),
+                        lambda r: r["time_s"], lambda v, r: fmt_time(v),
+                        "Best time per backend at the largest size all of them ran.")
     return "\n".join(out)
 
 

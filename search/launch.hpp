@@ -4,7 +4,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdlib>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 namespace kcp {
 
@@ -20,5 +23,51 @@ LaunchParams default_launch_params() {
 #endif
   return {1, 1};
 }
+
+/// The execution spaces this build has, by the names of the --space options.
+inline std::vector<std::string> available_spaces() {
+  std::vector<std::string> spaces;
+#ifdef KOKKOS_ENABLE_SERIAL
+  spaces.push_back("serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  spaces.push_back("openmp");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  spaces.push_back("cuda");
+#endif
+  return spaces;
+}
+
+/// Starts Kokkos with `threads` host threads (0: Kokkos' default) unless the caller already has, and
+/// finalises it at the end of the scope when it started it. One start-up for kcp and the perf drivers.
+class KokkosSession {
+ public:
+  explicit KokkosSession(int threads) {
+    if (Kokkos::is_initialized()) return;
+    // Kokkos warns when OMP_PROC_BIND is unset. The OpenMP runtime has read its environment when it
+    // was loaded, so this changes nothing but the message: unset means false, which is what it uses.
+    setenv("OMP_PROC_BIND", "false", 0);
+    std::vector<std::string> args{"kcp"};
+#if KOKKOS_VERSION >= 30700
+    if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));
+#else
+    if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
+#endif
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    int argc = static_cast<int>(argv.size());
+    Kokkos::initialize(argc, argv.data());
+    owner_ = true;
+  }
+  ~KokkosSession() {
+    if (owner_) Kokkos::finalize();
+  }
+  KokkosSession(const KokkosSession&) = delete;
+  KokkosSession& operator=(const KokkosSession&) = delete;
+
+ private:
+  bool owner_ = false;
+};
 
 }  // namespace kcp

@@ -283,20 +283,6 @@ template SearchReport search<Kokkos::OpenMP>(const Program&, const SearchOptions
 template SearchReport search<Kokkos::Cuda>(const Program&, const SearchOptions&, const SolutionCallback&);
 #endif
 
-std::vector<std::string> available_spaces() {
-  std::vector<std::string> spaces;
-#ifdef KOKKOS_ENABLE_SERIAL
-  spaces.push_back("serial");
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  spaces.push_back("openmp");
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  spaces.push_back("cuda");
-#endif
-  return spaces;
-}
-
 SearchReport search_on(const std::string& space, const Program& program, const SearchOptions& options,
                        const SolutionCallback& on_solution) {
   if (space == "default") return search<Kokkos::DefaultExecutionSpace>(program, options, on_solution);

@@ -66,7 +66,4 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
 SearchReport search_on(const std::string& space, const Program& program, const SearchOptions& options,
                        const SolutionCallback& on_solution);
 
-/// The execution spaces this build has, by name.
-std::vector<std::string> available_spaces();
-
 }  // namespace kcp

@@ -96,36 +96,6 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
 }
 
-/// Starts Kokkos unless the caller already has, with -p threads.
-class KokkosSession {
- public:
-  explicit KokkosSession(int threads) {
-    if (Kokkos::is_initialized()) return;
-    // Kokkos warns when OMP_PROC_BIND is unset. The OpenMP runtime has read its environment when it
-    // was loaded, so this changes nothing but the message: unset means false, which is what it uses.
-    setenv("OMP_PROC_BIND", "false", 0);
-    std::vector<std::string> args{"kcp"};
-#if KOKKOS_VERSION >= 30700
-    if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));
-#else
-    if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
-#endif
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    int argc = static_cast<int>(argv.size());
-    Kokkos::initialize(argc, argv.data());
-    owner_ = true;
-  }
-  ~KokkosSession() {
-    if (owner_) Kokkos::finalize();
-  }
-  KokkosSession(const KokkosSession&) = delete;
-  KokkosSession& operator=(const KokkosSession&) = delete;
-
- private:
-  bool owner_ = false;
-};
-
 /// Set by SIGINT/SIGTERM: the search stops at the end of its current launch, and kcp prints the best
 /// solution and the statistics.
 volatile std::sig_atomic_t interrupted = 0;

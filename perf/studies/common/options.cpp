@@ -40,22 +40,5 @@ std::string output_path(const CommonOptions& o, const std::string& study) {
   return (std::filesystem::path(o.output_dir) / (study + "-" + o.space + ".csv")).string();
 }
 
-KokkosSession::KokkosSession(int threads) {
-  // Kokkos warns when OMP_PROC_BIND is unset; the OpenMP runtime has already read its environment, so
-  // this only silences the message (unset means false, which is what it uses).
-  setenv("OMP_PROC_BIND", "false", 0);
-  std::vector<std::string> args{"kcp-perf"};
-#if KOKKOS_VERSION >= 30700
-  if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));
-#else
-  if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
-#endif
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  int argc = static_cast<int>(argv.size());
-  Kokkos::initialize(argc, argv.data());
-}
-
-KokkosSession::~KokkosSession() { Kokkos::finalize(); }
 
 }  // namespace kcp::perf

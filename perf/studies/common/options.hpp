@@ -1,6 +1,8 @@
 // Options every study driver takes, and the Kokkos session they run in.
 #pragma once
 
+#include "search/launch.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -24,12 +26,7 @@ void resolve_defaults(CommonOptions& options);
 std::string output_path(const CommonOptions& options, const std::string& study);
 
 /// Starts Kokkos with the requested threads and finalises it at the end of the scope.
-class KokkosSession {
- public:
-  explicit KokkosSession(int threads);
-  ~KokkosSession();
-  KokkosSession(const KokkosSession&) = delete;
-  KokkosSession& operator=(const KokkosSession&) = delete;
-};
+/// Kokkos start-up with --threads: the solver's (search/launch.hpp).
+using kcp::KokkosSession;
 
 }  // namespace kcp::perf

@@ -2,6 +2,8 @@
 // dispatch from a name to a templated study.
 #pragma once
 
+#include "search/launch.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <string>
@@ -10,19 +12,7 @@
 
 namespace kcp::perf {
 
-inline std::vector<std::string> available_spaces() {
-  std::vector<std::string> spaces;
-#ifdef KOKKOS_ENABLE_SERIAL
-  spaces.push_back("serial");
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  spaces.push_back("openmp");
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  spaces.push_back("cuda");
-#endif
-  return spaces;
-}
+using kcp::available_spaces;  // search/launch.hpp
 
 template <class Exec>
 constexpr bool is_gpu_space() {

@@ -12,8 +12,10 @@
 //      starts on a reconverged vector group: the portable form of Turbo's __syncwarp after each round
 //      of its propagator loop. With `local_ternary`, a vector group reruns its chunk until the chunk
 //      changes nothing (a lane reduction decides, so all lanes agree) before moving on.
-//   2. rows: TeamThreadRange over the rows (one row per vector group), ThreadVectorRange over a row's
-//      terms (the lanes reduce the row's sums together).
+//   2. rows of at most DeviceProgram's lane_row_terms terms: like the ternary family, one row per lane
+//      (most rows of a model are reified comparisons of one or two terms); longer rows:
+//      TeamThreadRange over them (one row per vector group), ThreadVectorRange over a row's terms (the
+//      lanes reduce the row's sums together).
 //   3. element: TeamThreadRange over the elements, ThreadVectorRange over the positions.
 //   Barriers: one team_barrier per iteration, after every thread has run its propagators, so that the
 //   iteration's changed flag is complete before anyone reads it. The changed flags rotate over three
@@ -101,6 +103,9 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int num_ternary = program.num_ternary();
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_chunks = (num_ternary + chunk - 1) / chunk;
+  const int num_rows = program.rows.size();
+  const int num_lane_rows = program.num_lane_rows;
+  const int num_lane_row_chunks = (num_lane_rows + chunk - 1) / chunk;
   for (;;) {
     const int cur = res.iterations % 3;
     // Every writer stores the same value: the races are benign.
@@ -127,8 +132,16 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
         if ((st & prop_failed) || !(st & prop_changed)) break;
       }
     });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.rows.size()),
-                         [&](const int r) { report(propagate_linear(lanes, program.rows, r, s)); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_row_chunks), [&](const int c) {
+      const int begin = c * chunk;
+      const int end = begin + chunk < num_lane_rows ? begin + chunk : num_lane_rows;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int k) {
+        report(propagate_linear(SerialLanes{}, program.rows, program.row_order(k), s));
+      });
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_rows, num_rows), [&](const int k) {
+      report(propagate_linear(lanes, program.rows, program.row_order(k), s));
+    });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.elements.size()),
                          [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     team.team_barrier();

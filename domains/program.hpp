@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -114,6 +115,27 @@ Kokkos::View<const T*, MemorySpace> upload(const std::string& label, const std::
 }
 }  // namespace detail
 
+/// Rows of at most this many terms run on one lane each (a team's threads and vector lanes all take
+/// rows); longer ones on a vector group, the terms spread over its lanes. Most rows of a FlatZinc model
+/// are reified comparisons of one or two terms: on a vector group of 32 lanes, 30 would idle.
+constexpr int default_lane_row_terms = 16;
+
+/// Row ids split for team_fixpoint: rows of at most `lane_row_terms` terms (ordered by reification,
+/// kind and length, so that neighbouring lanes take the same branches), then the longer ones.
+inline std::vector<std::int32_t> rows_by_width(const Program& p, int lane_row_terms, std::int32_t& num_lane_rows) {
+  std::vector<std::int32_t> ids(p.rhs.size());
+  for (std::size_t r = 0; r < ids.size(); ++r) ids[r] = static_cast<std::int32_t>(r);
+  auto terms = [&](std::int32_t r) { return p.row_begin[r + 1] - p.row_begin[r]; };
+  auto key = [&](std::int32_t r) {
+    const bool lane = terms(r) <= lane_row_terms;
+    return std::make_tuple(!lane, p.reif_mode[r], p.kind[r], terms(r));
+  };
+  std::stable_sort(ids.begin(), ids.end(), [&](std::int32_t a, std::int32_t b) { return key(a) < key(b); });
+  num_lane_rows = static_cast<std::int32_t>(
+      std::count_if(ids.begin(), ids.end(), [&](std::int32_t r) { return terms(r) <= lane_row_terms; }));
+  return ids;
+}
+
 /// Device form: Views in MemorySpace, one structure of arrays per propagator family.
 template <class MemorySpace>
 struct DeviceProgram {
@@ -121,11 +143,14 @@ struct DeviceProgram {
   Kokkos::View<const std::int32_t*, MemorySpace> root_lb, root_ub;
   Kokkos::View<const Ternary*, MemorySpace> ternary;
   LinearRows<MemorySpace> rows;
+  /// Every row id once: the first num_lane_rows run one per lane, the rest one per vector group.
+  Kokkos::View<const std::int32_t*, MemorySpace> row_order;
+  int num_lane_rows = 0;
   Elements<MemorySpace> elements;
 
   DeviceProgram() = default;
   /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
-  explicit DeviceProgram(const Program& p) : num_vars(p.num_vars()) {
+  explicit DeviceProgram(const Program& p, int lane_row_terms = default_lane_row_terms) : num_vars(p.num_vars()) {
     const std::size_t r = p.rhs.size(), e = p.elem_index.size();
     if (p.ub.size() != p.lb.size() || p.row_begin.size() != r + 1 || p.kind.size() != r || p.reif_var.size() != r ||
         p.reif_mode.size() != r || p.elem_result.size() != e || p.elem_begin.size() != e + 1 ||
@@ -143,6 +168,8 @@ struct DeviceProgram {
     rows.kind = upload<std::int8_t, MemorySpace>("kcp::program::kind", p.kind);
     rows.reif_var = upload<std::int32_t, MemorySpace>("kcp::program::reif_var", p.reif_var);
     rows.reif_mode = upload<std::int8_t, MemorySpace>("kcp::program::reif_mode", p.reif_mode);
+    row_order = upload<std::int32_t, MemorySpace>("kcp::program::row_order",
+                                                  rows_by_width(p, lane_row_terms, num_lane_rows));
     elements.index = upload<std::int32_t, MemorySpace>("kcp::program::elem_index", p.elem_index);
     elements.result = upload<std::int32_t, MemorySpace>("kcp::program::elem_result", p.elem_result);
     elements.begin = upload<std::int32_t, MemorySpace>("kcp::program::elem_begin", p.elem_begin);

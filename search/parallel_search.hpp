@@ -9,6 +9,10 @@
 // dive reaches a node where every variable is fixed at depth d < p, the subtree holds one leaf, owned
 // by the subproblem whose remaining bits are zero; the others are empty and skipped the same way.
 //
+// The dive of the next subproblem a team takes starts below the longest prefix of its path that the
+// team's last subproblem shared (those decisions are still on its stack): teams take subproblems in
+// increasing order, so a dive costs about log2(teams) nodes instead of p.
+//
 // Inside a subproblem, depth-first search by recomputation: going down, a decision narrows the store
 // in team scratch and the fixpoint runs on it; after a failure or a solution, the next node is
 // recomputed from the root store by replaying the decision stack. A decision on the same variable as
@@ -109,9 +113,18 @@ struct ParallelSearch {
             ts(team_idle) = 1;
             shared[2] = 1;
           } else {
+            // The dive of i starts where its path leaves the last subproblem's: the dive above the
+            // subproblems is the same tree in every team, so the decisions on a common prefix are.
+            const std::int64_t last = ts(team_last_subproblem);
+            int common = 0;
+            if (last >= 0) {
+              while (common < path_length && ((i ^ last) >> (path_length - 1 - common)) == 0) ++common;
+              if (common > ts(team_last_path)) common = static_cast<int>(ts(team_last_path));
+            }
             ts(team_subproblem) = i;
-            ts(team_depth) = 0;
+            ts(team_depth) = common;
             ts(team_restore) = 1;
+            ts(team_snapshot) = 0;
           }
         }
       });
@@ -122,15 +135,26 @@ struct ParallelSearch {
       // starts with a recomputation: team scratch does not outlive the launch.
       const bool restore = visited == 0 || ts(team_restore) != 0;
       if (restore) {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-          lb[x] = program.root_lb(x);
-          ub[x] = program.root_ub(x);
-        });
+        // From the subproblem's root when its store was saved (the decisions below the path are
+        // replayed), else from the root (all of them).
+        const bool from_snapshot = ts(team_snapshot) != 0 && ts(team_depth) >= path_length;
+        if (from_snapshot) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+            lb[x] = state.snapshot(t, 2 * x);
+            ub[x] = state.snapshot(t, 2 * x + 1);
+          });
+        } else {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+            lb[x] = program.root_lb(x);
+            ub[x] = program.root_ub(x);
+          });
+        }
         team.team_barrier();
         // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
         // store is shared); a wipe-out missed by two racing narrowings is caught by the fixpoint's
         // final sweep.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(ts(team_depth))), [&](const int d) {
+        const int replay_from = from_snapshot ? path_length : 0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, replay_from, static_cast<int>(ts(team_depth))), [&](const int d) {
           Kokkos::single(Kokkos::PerThread(team), [&]() {
             int st = 0;
             apply(state.decisions(t, d), state.decisions(t, d).right, s, st);
@@ -161,8 +185,18 @@ struct ParallelSearch {
         iterations = fp.iterations;
         capped = fp.capped;
       }
-      // Random value choices in the dive depend on the path only, for the same reason.
       const int node_depth = static_cast<int>(ts(team_depth));
+      // The subproblem's root: save its store. The bound in it may be weaker than a later one, which
+      // the node after a restore applies again: the snapshot stays a sound starting point.
+      if (!failed && node_depth == path_length && state.snapshot.extent(0) > 0 && ts(team_snapshot) == 0) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+          state.snapshot(t, 2 * x) = lb[x];
+          state.snapshot(t, 2 * x + 1) = ub[x];
+        });
+        team.team_barrier();
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = 1; });
+      }
+      // Random value choices in the dive depend on the path only, for the same reason.
       const std::uint64_t salt =
           node_depth < path_length
               ? (std::uint64_t(ts(team_subproblem)) >> (path_length - node_depth)) * 2654435761u + node_depth
@@ -224,6 +258,8 @@ struct ParallelSearch {
           // Backtrack within the subproblem; its path (the first p decisions) is never undone.
           while (depth > path_length && state.decisions(t, depth - 1).right) --depth;
           if (depth <= path_length) {
+            ts(team_last_subproblem) = index;
+            ts(team_last_path) = depth;
             ts(team_subproblem) = -1;
             ts(team_solved) += 1;
             depth = 0;

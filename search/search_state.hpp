@@ -41,6 +41,9 @@ enum TeamSlot : int {
   team_fixpoint_iterations,
   team_peak_depth,
   team_solved,          ///< subproblems this team finished
+  team_last_subproblem, ///< the subproblem taken before the one in hand, -1 when none
+  team_last_path,       ///< how many of the last one's path decisions are still on the stack
+  team_snapshot,        ///< 1 when snapshot holds the store at the root of the subproblem in hand
   team_slot_count
 };
 
@@ -65,23 +68,29 @@ struct SearchState {
   Kokkos::View<Decision**, Kokkos::LayoutRight, MemorySpace> decisions;     ///< [team][depth]
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> team;      ///< [team][TeamSlot]
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> solution;  ///< [team][variable]
+  /// The store at the root of each team's subproblem ([team][2 * variable]: lb, ub), or empty when
+  /// it would not fit (every backtrack then recomputes from the root).
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
   Kokkos::View<std::int64_t*, MemorySpace> control;
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
 
   SearchState() = default;
-  SearchState(int num_teams, int num_vars, int stack_capacity)
+  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false)
       : teams(num_teams),
         capacity(stack_capacity),
         decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::decisions"), num_teams,
                   stack_capacity),
         team("kcp::search::team", num_teams, team_slot_count),
         solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
+        snapshot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot"), snapshots ? num_teams : 0,
+                 snapshots ? 2 * num_vars : 0),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop") {
     auto h = Kokkos::create_mirror_view(team);
     for (int t = 0; t < num_teams; ++t) {
       for (int k = 0; k < team_slot_count; ++k) h(t, k) = 0;
       h(t, team_subproblem) = -1;
+      h(t, team_last_subproblem) = -1;
     }
     Kokkos::deep_copy(team, h);
     auto c = Kokkos::create_mirror_view(control);

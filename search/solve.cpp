@@ -114,9 +114,11 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   }
   capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
   Kernel kernel;
-  kernel.program = DeviceProgram<Memory>(program);
+  kernel.program = DeviceProgram<Memory>(program, options.lane_row_terms);
   kernel.phases = upload_phases<Memory>(program, options);
-  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity));
+  // The subproblem roots' stores of all teams together stay within 1 GiB.
+  report.snapshots = options.snapshots && double(report.teams) * n * 2 * sizeof(std::int32_t) <= double(1 << 30);
+  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots);
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
   kernel.fixpoint.ternary_chunk = lp.vector_length;

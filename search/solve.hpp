@@ -37,6 +37,8 @@ struct SearchOptions {
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
   bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
+  int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
+  bool snapshots = true;             ///< backtrack from a copy of the subproblem's root store (when it fits)
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
@@ -49,6 +51,7 @@ struct SearchReport {
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
+  bool snapshots = false;  ///< whether backtracking restored subproblem roots (SearchOptions::snapshots)
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   double solve_time_s = 0;
   std::string space;

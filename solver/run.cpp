@@ -44,6 +44,8 @@ struct Options {
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
+  int lane_row_terms = default_lane_row_terms;
+  bool snapshots = true;
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
 #ifdef NDEBUG
@@ -93,6 +95,11 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
+  app.add_option("--lane-row-terms", o.lane_row_terms,
+                 "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
+               "Backtrack from a saved copy of the subproblem's root store, not from the root (default on)");
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
 }
 
@@ -157,6 +164,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.scratch_level = o.scratch_level;
   so.sort_propagators = o.sort_propagators;
   so.local_fixpoint = o.local_fixpoint;
+  so.lane_row_terms = o.lane_row_terms;
+  so.snapshots = o.snapshots;
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
 
   const bool optimise = compiled.has_objective;
@@ -221,6 +230,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "launches", std::to_string(rep.launches));
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));
+    stat(out, "snapshots", rep.snapshots ? "true" : "false");
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
     stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));

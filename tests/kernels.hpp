@@ -53,7 +53,8 @@ struct TeamFixpointKernel {
 
 /// Runs team_fixpoint on the root of p with one team of the backend's default shape.
 template <class Space>
-FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& options = {}) {
+FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& options = {},
+                                 int lane_row_terms = default_lane_row_terms) {
   using MemSpace = typename Space::memory_space;
   const LaunchParams lp = default_launch_params<Space>();
   const int n = p.num_vars();
@@ -64,10 +65,10 @@ FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& option
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (lp.team_size * lp.vector_length > 1) {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p), lb, ub, result, options});
+                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, result, options});
   } else {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p), lb, ub, result, options});
+                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, result, options});
   }
   FixpointOutcome out;
   auto hlb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lb);
@@ -99,8 +100,9 @@ struct Comparison {
 };
 
 template <class Space>
-Comparison compare_team_with_serial(const Program& p, const FixpointOptions& options = {}) {
-  Comparison c{serial_fixpoint_on(p), team_fixpoint_on<Space>(p, options), {}};
+Comparison compare_team_with_serial(const Program& p, const FixpointOptions& options = {},
+                                    int lane_row_terms = default_lane_row_terms) {
+  Comparison c{serial_fixpoint_on(p), team_fixpoint_on<Space>(p, options, lane_row_terms), {}};
   if (c.team.failed != c.serial.failed) {
     c.difference = c.serial.failed ? "the serial fixpoint fails, the team's does not"
                                    : "the team fixpoint fails, the serial one does not";

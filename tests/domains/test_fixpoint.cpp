@@ -47,12 +47,14 @@ TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSortingAn
       ASSERT_EQ(serial_sorted.ub, expected.ub) << "seed " << seed;
     }
     for (const FixpointOptions& options : variants)
-      for (const Program* q : {&p, static_cast<const Program*>(&sorted)}) {
-        // Sorting does not change the serial fixpoint (checked above), so either reference will do.
-        ASSERT_EQ(test::compare_team_with_serial<TypeParam>(*q, options).difference, "")
-            << "seed " << seed << ", chunk " << options.ternary_chunk << (options.local_ternary ? ", local" : "")
-            << (q == &sorted ? ", sorted" : "");
-      }
+      for (const Program* q : {&p, static_cast<const Program*>(&sorted)})
+        // Rows all on vector groups, short ones on lanes, all on lanes.
+        for (const int lane_row_terms : {0, 2, 1 << 30}) {
+          // Sorting does not change the serial fixpoint (checked above), so either reference will do.
+          ASSERT_EQ(test::compare_team_with_serial<TypeParam>(*q, options, lane_row_terms).difference, "")
+              << "seed " << seed << ", chunk " << options.ternary_chunk << (options.local_ternary ? ", local" : "")
+              << (q == &sorted ? ", sorted" : "") << ", lane rows up to " << lane_row_terms << " terms";
+        }
     failed += expected.failed;
     narrowed += expected.narrowed(p);
   }

@@ -167,33 +167,42 @@ TYPED_TEST(SearchOnBackend, StoreInScratchLevelOneGivesTheSameCount) {
 }
 
 TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
-  for (const int teams : {1, 2, 3, 8}) {
-    for (const int depth : {0, 1, 4, 12}) {
-      SearchOptions o;
-      o.max_solutions = 0;
-      o.teams = teams;
-      o.subproblem_depth = depth;
-      const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
-      EXPECT_TRUE(out.report.complete) << teams << " teams, 2^" << depth;
-      EXPECT_EQ(out.reported, 92) << teams << " teams, 2^" << depth;
-      EXPECT_EQ(out.distinct.size(), 92u) << teams << " teams, 2^" << depth;
-      // Every subproblem is either explored by a team or skipped as part of a failed subtree.
-      EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth);
-      EXPECT_EQ(out.report.idle_teams, teams);
+  for (const bool snapshots : {true, false}) {
+    for (const int teams : {1, 2, 3, 8}) {
+      for (const int depth : {0, 1, 4, 12}) {
+        SearchOptions o;
+        o.max_solutions = 0;
+        o.teams = teams;
+        o.subproblem_depth = depth;
+        o.snapshots = snapshots;
+        const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) +
+                                 (snapshots ? ", snapshots" : ", from the root");
+        const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
+        EXPECT_EQ(out.report.snapshots, snapshots) << what;
+        EXPECT_TRUE(out.report.complete) << what;
+        EXPECT_EQ(out.reported, 92) << what;
+        EXPECT_EQ(out.distinct.size(), 92u) << what;
+        // Every subproblem is either explored by a team or skipped as part of a failed subtree.
+        EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth) << what;
+        EXPECT_EQ(out.report.idle_teams, teams) << what;
+      }
     }
   }
 }
 
 TYPED_TEST(SearchOnBackend, OptimumIsTheSameForEveryTeamCount) {
-  for (const int teams : {1, 2, 5}) {
-    for (const int depth : {0, 3, 9}) {
-      SearchOptions o;
-      o.teams = teams;
-      o.subproblem_depth = depth;
-      const Outcome out = solve_file<TypeParam>(example("backpack.fzn"), o);
-      EXPECT_TRUE(out.report.complete);
-      EXPECT_EQ(-out.report.best, 51) << teams << " teams, 2^" << depth;
-      EXPECT_EQ(out.last[6], 51);
+  for (const bool snapshots : {true, false}) {
+    for (const int teams : {1, 2, 5}) {
+      for (const int depth : {0, 3, 9}) {
+        SearchOptions o;
+        o.teams = teams;
+        o.subproblem_depth = depth;
+        o.snapshots = snapshots;
+        const Outcome out = solve_file<TypeParam>(example("backpack.fzn"), o);
+        EXPECT_TRUE(out.report.complete);
+        EXPECT_EQ(-out.report.best, 51) << teams << " teams, 2^" << depth << (snapshots ? ", snapshots" : "");
+        EXPECT_EQ(out.last[6], 51);
+      }
     }
   }
 }

@@ -57,10 +57,14 @@ struct FixpointOptions {
 
 template <class MemorySpace, bool Concurrent>
 KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<MemorySpace>& program,
-                                                      const StoreRef<Concurrent>& s) {
+                                                      const StoreRef<Concurrent>& s, int max_iterations = 0) {
   FixpointResult res;
   const SerialLanes lanes{};
   for (bool changed = true; changed;) {
+    if (max_iterations > 0 && res.iterations >= max_iterations) {
+      res.capped = true;
+      return res;
+    }
     ++res.iterations;
     int st = prop_unchanged;
     for (int i = 0; i < program.num_ternary() && !(st & prop_failed); ++i) {
@@ -164,6 +168,168 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       res.failed = empty > 0;
     }
   }
+  return res;
+}
+
+}  // namespace kcp
+
+namespace kcp {
+
+/// Per-team workspace of queue_fixpoint (global memory, zeroed once, clean between calls and kernel
+/// launches), over P propagators and n variables: two propagator queues, a queued flag per
+/// propagator, a touched flag per variable, two touched lists, and counters (failed, two queue
+/// sizes, two touched counts).
+struct QueueWork {
+  std::int32_t* data = nullptr;
+  int num_props = 0, num_vars = 0;
+
+  static KOKKOS_INLINE_FUNCTION std::size_t ints(int num_props, int num_vars) {
+    return 3 * std::size_t(num_props) + 3 * std::size_t(num_vars) + 8;
+  }
+  KOKKOS_INLINE_FUNCTION std::int32_t* queue(int q) const { return data + std::size_t(q) * num_props; }
+  KOKKOS_INLINE_FUNCTION std::int32_t* queued() const { return data + 2 * std::size_t(num_props); }
+  KOKKOS_INLINE_FUNCTION std::int32_t* touched_flag() const { return data + 3 * std::size_t(num_props); }
+  KOKKOS_INLINE_FUNCTION std::int32_t* touched_list(int t) const {
+    return data + 3 * std::size_t(num_props) + std::size_t(1 + t) * num_vars;
+  }
+  KOKKOS_INLINE_FUNCTION int* counters() const { return data + 3 * std::size_t(num_props) + 3 * std::size_t(num_vars); }
+};
+
+/// s with change tracking into `work`'s touched list t.
+template <bool Concurrent>
+KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> tracking(StoreRef<Concurrent> s, const QueueWork& work, int t) {
+  s.touched_flag = work.touched_flag();
+  s.touched_list = work.touched_list(t);
+  s.touched_count = work.counters() + 3 + t;
+  return s;
+}
+
+/// The store a queue_fixpoint caller narrows through between calls (decisions, the bound): its
+/// changes are the next call's starting events.
+template <bool Concurrent>
+KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> pending_events(const StoreRef<Concurrent>& s, const QueueWork& work) {
+  return tracking(s, work, 0);
+}
+
+/// Runs propagator `id` (ternary, then rows, then elements) on one lane.
+template <class MemorySpace, bool Concurrent>
+KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id,
+                                         const StoreRef<Concurrent>& s) {
+  const int num_ternary = program.num_ternary();
+  if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
+  id -= num_ternary;
+  if (id < program.rows.size()) return propagate_linear(SerialLanes{}, program.rows, id, s);
+  return propagate_element(SerialLanes{}, program.elements, id - program.rows.size(), s);
+}
+
+/// Event-driven fixpoint of one team: each iteration runs only the propagators that read a variable
+/// changed in the previous one, one propagator per lane (TeamThreadRange over chunks of
+/// `ternary_chunk` queue entries, ThreadVectorRange inside). The store must be a fixpoint except for
+/// the changes made through pending_events(s, work) since then (the events), unless `full`:
+/// then every propagator runs in the first iteration. Reaches the same fixpoint as serial_fixpoint.
+///
+/// Iteration, with two barriers: (B) the variables touched so far are turned into the queue, each
+/// propagator once (a queued flag), and their touched flags cleared; (A) the queue runs, its
+/// narrowings touching variables into the other touched list. Queue sizes and touched counts rotate
+/// over two slots, each reset one phase after its last reader.
+/// On exit the workspace is clean: no touched variable, no queued propagator.
+template <class TeamMember, class MemorySpace, bool Concurrent>
+KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
+                                                     const StoreRef<Concurrent>& s, const QueueWork& work,
+                                                     const FixpointOptions& options, bool full) {
+  int* failed = work.counters();
+  int* qsize = work.counters() + 1;   // [2]
+  int* tcount = work.counters() + 3;  // [2]; pending events are in list 0
+  const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
+  const int num_props = program.num_propagators();
+  FixpointResult res;
+  int q = 0, t = 0;
+  Kokkos::single(Kokkos::PerTeam(team), [&]() {
+    *failed = 0;
+    qsize[0] = full ? num_props : 0;
+    qsize[1] = 0;
+  });
+  if (full) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) { work.queue(0)[i] = i; });
+  }
+  team.team_barrier();
+  for (bool first = true;; first = false) {
+    // (B) events of list t into queue q (when every propagator is queued already, only clear them).
+    const bool schedule = !(full && first);
+    const std::int32_t* list = work.touched_list(t);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]), [&](const int k) {
+      const int x = list[k];
+      work.touched_flag()[x] = 0;
+      if (!schedule) return;
+      const int end = program.var_begin(x + 1);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, program.var_begin(x), end), [&](const int j) {
+        const std::int32_t p = program.var_props(j);
+        if constexpr (Concurrent) {
+          if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0)
+            work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
+        } else {
+          if (work.queued()[p] == 0) {
+            work.queued()[p] = 1;
+            work.queue(q)[qsize[q]++] = p;
+          }
+        }
+      });
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { tcount[t ^ 1] = 0; });
+    team.team_barrier();
+    const int size = qsize[q];
+    if (size == 0) break;  // a fixpoint
+    if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
+      // Capped: the queued propagators stay unrun; unqueue them so the workspace is clean.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
+                           [&](const int k) { work.queued()[work.queue(q)[k]] = 0; });
+      res.capped = true;
+      team.team_barrier();
+      break;
+    }
+    // (A) run queue q; changes go to touched list t ^ 1.
+    const StoreRef<Concurrent> st = tracking(s, work, t ^ 1);
+    const std::int32_t* queue = work.queue(q);
+    const int num_chunks = (size + chunk - 1) / chunk;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
+      const int begin = c * chunk;
+      const int end = begin + chunk < size ? begin + chunk : size;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int k) {
+        const std::int32_t p = queue[k];
+        work.queued()[p] = 0;
+        if (propagate_one(program, p, st) & prop_failed) *failed = 1;
+      });
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { qsize[q ^ 1] = 0; });
+    team.team_barrier();
+    ++res.iterations;
+    q ^= 1;
+    t ^= 1;
+    if (*failed) {
+      // Clear the events the failed iteration left.
+      const std::int32_t* left = work.touched_list(t);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]),
+                           [&](const int k) { work.touched_flag()[left[k]] = 0; });
+      team.team_barrier();
+      break;
+    }
+  }
+  // Both touched lists are empty; pending events of the next call go to list 0.
+  Kokkos::single(Kokkos::PerTeam(team), [&]() {
+    tcount[0] = 0;
+    tcount[1] = 0;
+  });
+  res.failed = *failed != 0;
+  if constexpr (Concurrent) {
+    if (!res.failed) {
+      int empty = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
+          [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
+      res.failed = empty > 0;
+    }
+  }
+  team.team_barrier();
   return res;
 }
 

@@ -136,6 +136,40 @@ inline std::vector<std::int32_t> rows_by_width(const Program& p, int lane_row_te
   return ids;
 }
 
+/// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements;
+/// var_props lists, for each variable, the propagators that read it (compressed rows, var_begin).
+inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>& var_begin,
+                                     std::vector<std::int32_t>& var_props) {
+  const int n = p.num_vars();
+  std::vector<std::vector<std::int32_t>> of(n);
+  auto add = [&](int x, std::int32_t id) {
+    if (x >= 0 && x < n && (of[x].empty() || of[x].back() != id)) of[x].push_back(id);
+  };
+  std::int32_t id = 0;
+  for (const Ternary& t : p.ternary) {
+    add(t.x, id);
+    add(t.y, id);
+    add(t.z, id);
+    ++id;
+  }
+  for (int r = 0; r < p.num_rows(); ++r, ++id) {
+    for (int k = p.row_begin[r]; k < p.row_begin[r + 1]; ++k) add(p.var[k], id);
+    add(p.reif_var[r], id);
+  }
+  for (int e = 0; e < p.num_elements(); ++e, ++id) {
+    add(p.elem_index[e], id);
+    add(p.elem_result[e], id);
+  }
+  var_begin.assign(1, 0);
+  var_props.clear();
+  for (int x = 0; x < n; ++x) {
+    std::sort(of[x].begin(), of[x].end());
+    of[x].erase(std::unique(of[x].begin(), of[x].end()), of[x].end());
+    var_props.insert(var_props.end(), of[x].begin(), of[x].end());
+    var_begin.push_back(static_cast<std::int32_t>(var_props.size()));
+  }
+}
+
 /// Device form: Views in MemorySpace, one structure of arrays per propagator family.
 template <class MemorySpace>
 struct DeviceProgram {
@@ -147,6 +181,8 @@ struct DeviceProgram {
   Kokkos::View<const std::int32_t*, MemorySpace> row_order;
   int num_lane_rows = 0;
   Elements<MemorySpace> elements;
+  /// The propagators reading each variable (see propagators_of_variables).
+  Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props;
 
   DeviceProgram() = default;
   /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
@@ -174,6 +210,14 @@ struct DeviceProgram {
     elements.result = upload<std::int32_t, MemorySpace>("kcp::program::elem_result", p.elem_result);
     elements.begin = upload<std::int32_t, MemorySpace>("kcp::program::elem_begin", p.elem_begin);
     elements.values = upload<std::int32_t, MemorySpace>("kcp::program::elem_values", p.elem_values);
+    std::vector<std::int32_t> begin, props;
+    propagators_of_variables(p, begin, props);
+    var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
+    var_props = upload<std::int32_t, MemorySpace>("kcp::program::var_props", props);
+  }
+
+  KOKKOS_INLINE_FUNCTION int num_propagators() const {
+    return num_ternary() + rows.size() + elements.size();
   }
 
   KOKKOS_INLINE_FUNCTION int num_ternary() const { return static_cast<int>(ternary.extent(0)); }

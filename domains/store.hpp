@@ -21,6 +21,24 @@ struct StoreRef {
   std::int32_t* lb = nullptr;
   std::int32_t* ub = nullptr;
   int size = 0;  ///< number of variables
+  // Optional change tracking for the event-driven fixpoint (queue_fixpoint): when touched_flag is set,
+  // a narrowing that changes x appends x to touched_list (once, while touched_flag[x] is 1).
+  std::int32_t* touched_flag = nullptr;
+  std::int32_t* touched_list = nullptr;
+  int* touched_count = nullptr;
+
+  KOKKOS_INLINE_FUNCTION void touch(int x) const {
+    if (touched_flag == nullptr) return;
+    if constexpr (Concurrent) {
+      if (Kokkos::atomic_exchange(&touched_flag[x], 1) == 0)
+        touched_list[Kokkos::atomic_fetch_add(touched_count, 1)] = x;
+    } else {
+      if (touched_flag[x] == 0) {
+        touched_flag[x] = 1;
+        touched_list[(*touched_count)++] = x;
+      }
+    }
+  }
 
   // Reads may race with another thread's narrowing of the same bound. An int32 load is never torn,
   // and a stale bound is a weaker (older) one, so a propagator reading it prunes less, never wrongly;
@@ -42,6 +60,7 @@ struct StoreRef {
       lb[x] = v;
     }
     if (v <= old) return prop_unchanged;
+    touch(x);
     return v > ub[x] ? (prop_changed | prop_failed) : prop_changed;
   }
 
@@ -58,6 +77,7 @@ struct StoreRef {
       ub[x] = v;
     }
     if (v >= old) return prop_unchanged;
+    touch(x);
     return v < lb[x] ? (prop_changed | prop_failed) : prop_changed;
   }
 

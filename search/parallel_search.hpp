@@ -54,6 +54,10 @@ struct ParallelSearch {
   std::int64_t node_budget = 1;    ///< nodes per team per launch
   int scratch_level = 0;
   FixpointOptions fixpoint;
+  /// The event-driven fixpoint (queue_fixpoint) with state.work as each team's workspace; else AC1.
+  bool queue = false;
+  /// Whether program's root store is a fixpoint (then a restore from it starts from its events only).
+  bool root_fixpoint = false;
 
   static constexpr int shared_ints = 4;
   /// Team scratch: lb, ub, the fixpoint flags and the shared control words.
@@ -96,8 +100,13 @@ struct ParallelSearch {
     if (ts(team_idle) || ts(team_has_solution)) return;
     int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
     const StoreRef<Concurrent> s{lb, ub, n};
+    // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
+    // records the changes as the next fixpoint's events.
+    const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
+    const StoreRef<Concurrent> es = queue ? pending_events(s, qw) : s;
     const std::int64_t total = std::int64_t(1) << path_length;
 
+    bool last_capped = false;
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
       // Take a subproblem when none is in hand.
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
@@ -134,10 +143,14 @@ struct ParallelSearch {
       // The node's store: recomputed from the root, or the current one after a decision. A launch
       // starts with a recomputation: team scratch does not outlive the launch.
       const bool restore = visited == 0 || ts(team_restore) != 0;
+      // Whether the event-driven fixpoint must run every propagator: the store is not known to be a
+      // fixpoint plus recorded events (the last node's fixpoint was capped, or the root is none).
+      bool full = last_capped;
       if (restore) {
         // From the subproblem's root when its store was saved (the decisions below the path are
         // replayed), else from the root (all of them).
         const bool from_snapshot = ts(team_snapshot) != 0 && ts(team_depth) >= path_length;
+        full = !from_snapshot && !root_fixpoint;
         if (from_snapshot) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
             lb[x] = state.snapshot(t, 2 * x);
@@ -157,7 +170,7 @@ struct ParallelSearch {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, replay_from, static_cast<int>(ts(team_depth))), [&](const int d) {
           Kokkos::single(Kokkos::PerThread(team), [&]() {
             int st = 0;
-            apply(state.decisions(t, d), state.decisions(t, d).right, s, st);
+            apply(state.decisions(t, d), state.decisions(t, d).right, es, st);
             if (st & prop_failed) shared[0] = 1;
           });
         });
@@ -171,7 +184,7 @@ struct ParallelSearch {
         if (objective >= 0 && ts(team_depth) >= path_length) {
           // An atomic read: another team may have lowered the best objective since the last node.
           const std::int64_t best = Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX);
-          if (best != INT64_MAX) st |= s.narrow_max(objective, best - 1);
+          if (best != INT64_MAX) st |= es.narrow_max(objective, best - 1);
         }
         shared[0] = (st & prop_failed) ? 1 : 0;
       });
@@ -180,15 +193,17 @@ struct ParallelSearch {
       int iterations = 0;
       bool capped = false;
       if (!failed) {
-        const FixpointResult fp = team_fixpoint(team, program, s, flags, fixpoint);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full)
+                                        : team_fixpoint(team, program, s, flags, fixpoint);
         failed = fp.failed;
         iterations = fp.iterations;
         capped = fp.capped;
       }
+      last_capped = capped;
       const int node_depth = static_cast<int>(ts(team_depth));
       // The subproblem's root: save its store. The bound in it may be weaker than a later one, which
       // the node after a restore applies again: the snapshot stays a sound starting point.
-      if (!failed && node_depth == path_length && state.snapshot.extent(0) > 0 && ts(team_snapshot) == 0) {
+      if (!failed && !capped && node_depth == path_length && state.snapshot.extent(0) > 0 && ts(team_snapshot) == 0) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
           state.snapshot(t, 2 * x) = lb[x];
           state.snapshot(t, 2 * x + 1) = ub[x];
@@ -207,9 +222,11 @@ struct ParallelSearch {
         // a solution. With every variable fixed nothing can narrow, so it ends at once.
         FixpointOptions complete = fixpoint;
         complete.max_iterations = 0;
-        const FixpointResult fp = team_fixpoint(team, program, s, flags, complete);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true)
+                                        : team_fixpoint(team, program, s, flags, complete);
         failed = fp.failed;
         iterations += fp.iterations;
+        last_capped = false;
       }
 
       // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
@@ -245,7 +262,7 @@ struct ParallelSearch {
             ++depth;
             if (depth > ts(team_peak_depth)) ts(team_peak_depth) = depth;
             int st = 0;
-            apply(dec, dec.right, s, st);
+            apply(dec, dec.right, es, st);
           }
         } else {
           if (failed) ts(team_failures) += 1;

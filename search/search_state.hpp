@@ -71,11 +71,13 @@ struct SearchState {
   /// The store at the root of each team's subproblem ([team][2 * variable]: lb, ub), or empty when
   /// it would not fit (every backtrack then recomputes from the root).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
+  /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
 
   SearchState() = default;
-  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false)
+  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false, std::size_t work_ints = 0)
       : teams(num_teams),
         capacity(stack_capacity),
         decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::decisions"), num_teams,
@@ -84,6 +86,7 @@ struct SearchState {
         solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
         snapshot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot"), snapshots ? num_teams : 0,
                  snapshots ? 2 * num_vars : 0),
+        work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop") {
     auto h = Kokkos::create_mirror_view(team);

@@ -99,12 +99,23 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.subproblems = std::int64_t(1) << report.subproblem_depth;
 
   Kokkos::Profiling::pushRegion("kcp::search::setup");
-  Program sorted;
-  if (options.sort_propagators) {
-    sorted = original;
-    sort_ternary_by_op(sorted);
+  // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
+  // replaced by its fixpoint (so that a restore from the root starts the event-driven fixpoint from
+  // the replayed decisions' events only; kept as it is when the root fails).
+  Program program = original;
+  if (options.sort_propagators) sort_ternary_by_op(program);
+  bool root_fixpoint = false;
+  {
+    const DeviceProgram<Kokkos::HostSpace> host(program);
+    std::vector<std::int32_t> lb = program.lb, ub = program.ub;
+    const FixpointResult r = serial_fixpoint(host, StoreRef<false>{lb.data(), ub.data(), program.num_vars()},
+                                             options.max_fixpoint_iterations > 0 ? options.max_fixpoint_iterations : 4096);
+    if (!r.failed && !r.capped) {
+      program.lb = std::move(lb);
+      program.ub = std::move(ub);
+      root_fixpoint = true;
+    }
   }
-  const Program& program = options.sort_propagators ? sorted : original;
   const int n = program.num_vars();
   std::int64_t capacity = options.max_depth;
   if (capacity <= 0) {
@@ -118,7 +129,14 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.phases = upload_phases<Memory>(program, options);
   // The subproblem roots' stores of all teams together stay within 1 GiB.
   report.snapshots = options.snapshots && double(report.teams) * n * 2 * sizeof(std::int32_t) <= double(1 << 30);
-  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots);
+  // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
+  const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
+  report.queue_fixpoint =
+      options.queue_fixpoint && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots,
+                                     report.queue_fixpoint ? work_ints : 0);
+  kernel.queue = report.queue_fixpoint;
+  kernel.root_fixpoint = root_fixpoint;
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
   kernel.fixpoint.ternary_chunk = lp.vector_length;

@@ -39,6 +39,7 @@ struct SearchOptions {
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
   bool snapshots = true;             ///< backtrack from a copy of the subproblem's root store (when it fits)
+  bool queue_fixpoint = true;        ///< event-driven fixpoint (when its workspace fits), else AC1
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
@@ -52,6 +53,7 @@ struct SearchReport {
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
   bool snapshots = false;  ///< whether backtracking restored subproblem roots (SearchOptions::snapshots)
+  bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::queue_fixpoint)
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   double solve_time_s = 0;
   std::string space;

@@ -46,6 +46,7 @@ struct Options {
   bool local_fixpoint = false;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
+  std::string fixpoint = "queue";
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
 #ifdef NDEBUG
@@ -98,6 +99,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--lane-row-terms", o.lane_row_terms,
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--fixpoint", o.fixpoint,
+                 "queue: run only the propagators of changed variables (default); ac1: every propagator each iteration")
+      ->check(CLI::IsMember({"queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
                "Backtrack from a saved copy of the subproblem's root store, not from the root (default on)");
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
@@ -166,6 +170,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.local_fixpoint = o.local_fixpoint;
   so.lane_row_terms = o.lane_row_terms;
   so.snapshots = o.snapshots;
+  so.queue_fixpoint = o.fixpoint == "queue";
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
 
   const bool optimise = compiled.has_objective;
@@ -231,6 +236,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));
     stat(out, "snapshots", rep.snapshots ? "true" : "false");
+    stat(out, "fixpoint", rep.queue_fixpoint ? "\"queue\"" : "\"ac1\"");
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
     stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));

@@ -101,5 +101,81 @@ TYPED_TEST(FixpointOnBackend, ChainsNeedSeveralIterations) {
   EXPECT_GE(got.iterations, 2);
 }
 
+TYPED_TEST(FixpointOnBackend, QueueFixpointFromTheRootEqualsSerial) {
+  // Every propagator queued at first: the event-driven fixpoint reaches the serial one.
+  int failed = 0;
+  for (int seed = 0; seed < 300; ++seed) {
+    std::mt19937 rng(5000 + seed);
+    Program p = test::random_network(rng, 3 + seed % 10, seed % 5, 1 + seed % 6, seed % 3, 8);
+    if (seed % 2) sort_ternary_by_op(p);
+    const auto expected = test::serial_fixpoint_on(p);
+    const auto got = test::queue_fixpoint_on<TypeParam>(p, {{}}, true);
+    ASSERT_EQ(got.failed, expected.failed) << "seed " << seed;
+    if (!expected.failed) {
+      ASSERT_EQ(got.lb, expected.lb) << "seed " << seed;
+      ASSERT_EQ(got.ub, expected.ub) << "seed " << seed;
+    }
+    failed += expected.failed;
+  }
+  EXPECT_GT(failed, 30);
+}
+
+TYPED_TEST(FixpointOnBackend, QueueFixpointFromEventsEqualsSerialRoundAfterRound) {
+  // From a fixpoint, rounds of narrowings (like the decisions of a dive) recorded as events: each
+  // round's event-driven fixpoint equals the serial fixpoint of the same narrowed store, and the
+  // workspace is clean for the next round (a stale flag would hide a later event).
+  int checked = 0, failed = 0;
+  for (int seed = 0; seed < 600; ++seed) {
+    std::mt19937 rng(9000 + seed);
+    const Program p = test::random_network(rng, 4 + seed % 10, 1 + seed % 5, 1 + seed % 6, seed % 3, 10);
+    const auto root = test::serial_fixpoint_on(p);
+    if (root.failed) continue;
+    std::vector<std::vector<test::Narrowing>> rounds;
+    Program narrowed = p;
+    narrowed.lb = root.lb;
+    narrowed.ub = root.ub;
+    bool expect_failure = false;
+    int expected_round = -1;
+    for (int r = 0; r < 4; ++r) {
+      std::vector<test::Narrowing> round;
+      for (int k = 0; k < 1 + seed % 3; ++k) {
+        const int x = std::uniform_int_distribution<int>(0, p.num_vars() - 1)(rng);
+        const std::int32_t lo = narrowed.lb[x], hi = narrowed.ub[x];
+        const std::int32_t v = std::uniform_int_distribution<std::int32_t>(lo, hi)(rng);
+        round.push_back(rng() % 2 ? test::Narrowing{x, lo, v} : test::Narrowing{x, v, hi});
+      }
+      rounds.push_back(round);
+      for (const auto& nw : round) {
+        narrowed.lb[nw.x] = std::max(narrowed.lb[nw.x], nw.lo);
+        narrowed.ub[nw.x] = std::min(narrowed.ub[nw.x], nw.hi);
+      }
+      bool empty = false;  // two narrowings of one variable in a round may leave nothing
+      for (const auto& nw : round) empty = empty || narrowed.lb[nw.x] > narrowed.ub[nw.x];
+      const auto fp = empty ? test::FixpointOutcome{true, {}, {}, 0} : test::serial_fixpoint_on(narrowed);
+      if (fp.failed) {
+        expect_failure = true;
+        expected_round = r;
+        break;
+      } else {
+        narrowed.lb = fp.lb;
+        narrowed.ub = fp.ub;
+      }
+    }
+    const auto got = test::queue_fixpoint_on<TypeParam>(p, rounds, false, &root);
+    ASSERT_EQ(got.failed, expect_failure) << "seed " << seed;
+    if (expect_failure) {
+      ASSERT_EQ(got.iterations, expected_round) << "seed " << seed;
+      ++failed;
+    } else {
+      ASSERT_EQ(got.lb, narrowed.lb) << "seed " << seed;
+      ASSERT_EQ(got.ub, narrowed.ub) << "seed " << seed;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 150);
+  EXPECT_GT(failed, 15);
+  EXPECT_GT(checked - failed, 50);
+}
+
 }  // namespace
 }  // namespace kcp

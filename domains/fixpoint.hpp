@@ -178,7 +178,9 @@ namespace kcp {
 /// Per-team workspace of queue_fixpoint (global memory, zeroed once, clean between calls and kernel
 /// launches), over P propagators and n variables: two propagator queues, a queued flag per
 /// propagator, a touched flag per variable, two touched lists, and counters (failed, two queue
-/// sizes, two touched counts).
+/// sizes, two touched counts, two group-queue sizes). A queue holds the propagators that run on one
+/// lane from its bottom up and the rows too long for a lane (DeviceProgram::runs_on_group) from its
+/// top down.
 struct QueueWork {
   std::int32_t* data = nullptr;
   int num_props = 0, num_vars = 0;
@@ -240,17 +242,37 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
   int* failed = work.counters();
   int* qsize = work.counters() + 1;   // [2]
   int* tcount = work.counters() + 3;  // [2]; pending events are in list 0
+  int* gsize = work.counters() + 5;   // [2]: entries at the top of each queue
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_props = program.num_propagators();
   FixpointResult res;
   int q = 0, t = 0;
+  const int num_ternary = program.num_ternary();
+  const int num_rows = program.rows.size();
+  const int num_group_rows = num_rows - program.num_lane_rows;
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     *failed = 0;
-    qsize[0] = full ? num_props : 0;
+    qsize[0] = full ? num_props - num_group_rows : 0;
+    gsize[0] = full ? num_group_rows : 0;
     qsize[1] = 0;
+    gsize[1] = 0;
   });
   if (full) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) { work.queue(0)[i] = i; });
+    // Ternary, rows for one lane and elements at the bottom, the long rows at the top.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
+      const int lane_end = num_ternary + program.num_lane_rows;
+      std::int32_t id;
+      if (i < num_ternary) {
+        id = i;
+      } else if (i < lane_end) {
+        id = num_ternary + program.row_order(i - num_ternary);
+      } else if (i < num_props - num_group_rows) {
+        id = num_ternary + num_rows + (i - lane_end);
+      } else {
+        id = num_ternary + program.row_order(program.num_lane_rows + (num_props - 1 - i));
+      }
+      work.queue(0)[i] = id;
+    });
   }
   team.team_barrier();
   for (bool first = true;; first = false) {
@@ -264,13 +286,23 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       const int end = program.var_begin(x + 1);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, program.var_begin(x), end), [&](const int j) {
         const std::int32_t p = program.var_props(j);
+        const bool group = program.runs_on_group(p);
         if constexpr (Concurrent) {
-          if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0)
-            work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
+          if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
+            if (group) {
+              work.queue(q)[num_props - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
+            } else {
+              work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
+            }
+          }
         } else {
           if (work.queued()[p] == 0) {
             work.queued()[p] = 1;
-            work.queue(q)[qsize[q]++] = p;
+            if (group) {
+              work.queue(q)[num_props - 1 - gsize[q]++] = p;
+            } else {
+              work.queue(q)[qsize[q]++] = p;
+            }
           }
         }
       });
@@ -278,11 +310,14 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     Kokkos::single(Kokkos::PerTeam(team), [&]() { tcount[t ^ 1] = 0; });
     team.team_barrier();
     const int size = qsize[q];
-    if (size == 0) break;  // a fixpoint
+    const int group_size = gsize[q];
+    if (size == 0 && group_size == 0) break;  // a fixpoint
     if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
       // Capped: the queued propagators stay unrun; unqueue them so the workspace is clean.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
                            [&](const int k) { work.queued()[work.queue(q)[k]] = 0; });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size),
+                           [&](const int k) { work.queued()[work.queue(q)[num_props - 1 - k]] = 0; });
       res.capped = true;
       team.team_barrier();
       break;
@@ -300,7 +335,16 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
         if (propagate_one(program, p, st) & prop_failed) *failed = 1;
       });
     });
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { qsize[q ^ 1] = 0; });
+    const VectorLanes<TeamMember> lanes{team};
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
+      const std::int32_t p = queue[num_props - 1 - k];
+      Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
+      if (propagate_linear(lanes, program.rows, p - num_ternary, st) & prop_failed) *failed = 1;
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      qsize[q ^ 1] = 0;
+      gsize[q ^ 1] = 0;
+    });
     team.team_barrier();
     ++res.iterations;
     q ^= 1;

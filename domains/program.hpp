@@ -180,13 +180,15 @@ struct DeviceProgram {
   /// Every row id once: the first num_lane_rows run one per lane, the rest one per vector group.
   Kokkos::View<const std::int32_t*, MemorySpace> row_order;
   int num_lane_rows = 0;
+  int lane_row_terms = default_lane_row_terms;
   Elements<MemorySpace> elements;
   /// The propagators reading each variable (see propagators_of_variables).
   Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props;
 
   DeviceProgram() = default;
   /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
-  explicit DeviceProgram(const Program& p, int lane_row_terms = default_lane_row_terms) : num_vars(p.num_vars()) {
+  explicit DeviceProgram(const Program& p, int lane_row_terms = default_lane_row_terms)
+      : num_vars(p.num_vars()), lane_row_terms(lane_row_terms) {
     const std::size_t r = p.rhs.size(), e = p.elem_index.size();
     if (p.ub.size() != p.lb.size() || p.row_begin.size() != r + 1 || p.kind.size() != r || p.reif_var.size() != r ||
         p.reif_mode.size() != r || p.elem_result.size() != e || p.elem_begin.size() != e + 1 ||
@@ -214,6 +216,12 @@ struct DeviceProgram {
     propagators_of_variables(p, begin, props);
     var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
     var_props = upload<std::int32_t, MemorySpace>("kcp::program::var_props", props);
+  }
+
+  /// Whether propagator `id` (numbered as in propagators_of_variables) is a row too long for a lane.
+  KOKKOS_INLINE_FUNCTION bool runs_on_group(int id) const {
+    const int r = id - num_ternary();
+    return r >= 0 && r < rows.size() && rows.row_begin(r + 1) - rows.row_begin(r) > lane_row_terms;
   }
 
   KOKKOS_INLINE_FUNCTION int num_propagators() const {

@@ -93,7 +93,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   if (options.subproblem_depth >= 0) {
     report.subproblem_depth = options.subproblem_depth;
   } else if (report.teams > 1) {
-    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(300.0 * report.teams)));
+    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * report.teams)));
   }
   if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
   report.subproblems = std::int64_t(1) << report.subproblem_depth;
@@ -131,8 +131,13 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.snapshots = options.snapshots && double(report.teams) * n * 2 * sizeof(std::int32_t) <= double(1 << 30);
   // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
   const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
+  report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
+  const bool queue_wanted =
+      options.fixpoint_mode == FixpointMode::queue ||
+      (options.fixpoint_mode == FixpointMode::automatic &&
+       (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
   report.queue_fixpoint =
-      options.queue_fixpoint && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+      queue_wanted && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
   kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots,
                                      report.queue_fixpoint ? work_ints : 0);
   kernel.queue = report.queue_fixpoint;

@@ -22,6 +22,10 @@ struct SearchPhase {
   std::vector<int> vars;
 };
 
+enum class FixpointMode { automatic, queue, ac1 };
+/// See SearchOptions::fixpoint_mode.
+constexpr double auto_ac1_reads = 16;
+
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
   std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
@@ -30,7 +34,7 @@ struct SearchOptions {
   std::uint64_t seed = 0;            ///< random value choices
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.1 s launches
   int teams = 0;                     ///< 0: as many as the backend runs at once
-  int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 300 per team
+  int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per team
   int max_depth = 0;                 ///< decision stack per team; 0: sized from the model and the teams
   int team_size = 0;                 ///< 0: the backend's default
   int vector_length = 0;             ///< 0: the backend's default
@@ -39,7 +43,10 @@ struct SearchOptions {
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
   bool snapshots = true;             ///< backtrack from a copy of the subproblem's root store (when it fits)
-  bool queue_fixpoint = true;        ///< event-driven fixpoint (when its workspace fits), else AC1
+  /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several
+  /// threads (GPUs) when a variable is read by more than auto_ac1_reads propagators on average, where
+  /// the queue holds most of the propagators anyway and building it costs more than it saves.
+  FixpointMode fixpoint_mode = FixpointMode::automatic;
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
@@ -53,7 +60,8 @@ struct SearchReport {
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
   bool snapshots = false;  ///< whether backtracking restored subproblem roots (SearchOptions::snapshots)
-  bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::queue_fixpoint)
+  bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::fixpoint_mode)
+  double reads_per_variable = 0;  ///< propagators reading a variable, on average
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   double solve_time_s = 0;
   std::string space;

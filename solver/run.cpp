@@ -46,7 +46,7 @@ struct Options {
   bool local_fixpoint = false;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
-  std::string fixpoint = "queue";
+  std::string fixpoint = "auto";
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
 #ifdef NDEBUG
@@ -82,7 +82,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--subproblems", o.subproblem_depth,
-                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 300 per team)")
+                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per team)")
       ->check(CLI::Range(-1, 40));
   app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
@@ -100,8 +100,9 @@ void add_options(CLI::App& app, Options& o) {
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--fixpoint", o.fixpoint,
-                 "queue: run only the propagators of changed variables (default); ac1: every propagator each iteration")
-      ->check(CLI::IsMember({"queue", "ac1"}));
+                 "queue: run only the propagators of changed variables; ac1: every propagator each iteration; auto "
+                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
+      ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
                "Backtrack from a saved copy of the subproblem's root store, not from the root (default on)");
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
@@ -170,7 +171,9 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.local_fixpoint = o.local_fixpoint;
   so.lane_row_terms = o.lane_row_terms;
   so.snapshots = o.snapshots;
-  so.queue_fixpoint = o.fixpoint == "queue";
+  so.fixpoint_mode = o.fixpoint == "queue" ? FixpointMode::queue
+                     : o.fixpoint == "ac1" ? FixpointMode::ac1
+                                           : FixpointMode::automatic;
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
 
   const bool optimise = compiled.has_objective;
@@ -237,6 +240,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "vectorLength", std::to_string(rep.vector_length));
     stat(out, "snapshots", rep.snapshots ? "true" : "false");
     stat(out, "fixpoint", rep.queue_fixpoint ? "\"queue\"" : "\"ac1\"");
+    stat(out, "readsPerVariable", fmt::format("{:.2f}", rep.reads_per_variable));
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
     stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));

@@ -138,7 +138,8 @@ struct QueueFixpointKernel {
 /// outcome: some round failed; `iterations` holds the first failed round (-1: none).
 template <class Space>
 FixpointOutcome queue_fixpoint_on(const Program& p, const std::vector<std::vector<Narrowing>>& rounds,
-                                  bool full_first, const FixpointOutcome* start = nullptr) {
+                                  bool full_first, const FixpointOutcome* start = nullptr,
+                                  int lane_row_terms = default_lane_row_terms) {
   using MemSpace = typename Space::memory_space;
   const LaunchParams lp = default_launch_params<Space>();
   const int n = p.num_vars();
@@ -151,7 +152,7 @@ FixpointOutcome queue_fixpoint_on(const Program& p, const std::vector<std::vecto
   const std::vector<std::int32_t>& lb0 = start ? start->lb : p.lb;
   const std::vector<std::int32_t>& ub0 = start ? start->ub : p.ub;
   QueueFixpointKernel<Space, true> k1;
-  k1.program = DeviceProgram<MemSpace>(p);
+  k1.program = DeviceProgram<MemSpace>(p, lane_row_terms);
   k1.lb = Kokkos::View<std::int32_t*, MemSpace>("lb", n);
   k1.ub = Kokkos::View<std::int32_t*, MemSpace>("ub", n);
   Kokkos::deep_copy(k1.lb, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(lb0.data(), n));

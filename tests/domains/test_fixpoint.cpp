@@ -109,11 +109,14 @@ TYPED_TEST(FixpointOnBackend, QueueFixpointFromTheRootEqualsSerial) {
     Program p = test::random_network(rng, 3 + seed % 10, seed % 5, 1 + seed % 6, seed % 3, 8);
     if (seed % 2) sort_ternary_by_op(p);
     const auto expected = test::serial_fixpoint_on(p);
-    const auto got = test::queue_fixpoint_on<TypeParam>(p, {{}}, true);
-    ASSERT_EQ(got.failed, expected.failed) << "seed " << seed;
-    if (!expected.failed) {
-      ASSERT_EQ(got.lb, expected.lb) << "seed " << seed;
-      ASSERT_EQ(got.ub, expected.ub) << "seed " << seed;
+    // Rows of more than two terms on vector groups, or every row on a lane.
+    for (const int lane_row_terms : {2, default_lane_row_terms}) {
+      const auto got = test::queue_fixpoint_on<TypeParam>(p, {{}}, true, nullptr, lane_row_terms);
+      ASSERT_EQ(got.failed, expected.failed) << "seed " << seed << ", lane rows up to " << lane_row_terms;
+      if (!expected.failed) {
+        ASSERT_EQ(got.lb, expected.lb) << "seed " << seed << ", lane rows up to " << lane_row_terms;
+        ASSERT_EQ(got.ub, expected.ub) << "seed " << seed << ", lane rows up to " << lane_row_terms;
+      }
     }
     failed += expected.failed;
   }
@@ -161,7 +164,7 @@ TYPED_TEST(FixpointOnBackend, QueueFixpointFromEventsEqualsSerialRoundAfterRound
         narrowed.ub = fp.ub;
       }
     }
-    const auto got = test::queue_fixpoint_on<TypeParam>(p, rounds, false, &root);
+    const auto got = test::queue_fixpoint_on<TypeParam>(p, rounds, false, &root, 1 + seed % 3);
     ASSERT_EQ(got.failed, expect_failure) << "seed " << seed;
     if (expect_failure) {
       ASSERT_EQ(got.iterations, expected_round) << "seed " << seed;

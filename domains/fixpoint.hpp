@@ -18,9 +18,12 @@
 //      lanes reduce the row's sums together).
 //   3. element: TeamThreadRange over the elements, ThreadVectorRange over the positions.
 //   Barriers: one team_barrier per iteration, after every thread has run its propagators, so that the
-//   iteration's changed flag is complete before anyone reads it. The changed flags rotate over three
-//   slots: the slot for the next iteration is reset during this one, and the slot just read is not
-//   written again until two barriers later, when every thread has read it.
+//   iteration's changed flag is complete before anyone reads it. The changed flags and the failed
+//   flags rotate over three slots each: the slot for the next iteration is reset during this one, and
+//   the slot just read is not written again until two barriers later, when every thread has read it.
+//   (A single failed flag let a fast thread's failure in iteration k + 1 reach a slow thread still
+//   reading iteration k's flags: that thread left the loop one barrier early. compute-sanitizer's
+//   racecheck found it.)
 #pragma once
 
 #include "domains/element.hpp"
@@ -85,8 +88,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
   return res;
 }
 
-/// Number of ints of team scratch team_fixpoint needs for its flags.
-constexpr int fixpoint_flag_count = 4;
+/// Number of ints of team scratch team_fixpoint needs for its flags: changed and failed, three of each.
+constexpr int fixpoint_flag_count = 6;
 
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
@@ -94,12 +97,11 @@ template <class TeamMember, class MemorySpace, bool Concurrent>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                     const StoreRef<Concurrent>& s, int* flags,
                                                     const FixpointOptions& options = {}) {
-  constexpr int failed_slot = 3;
+  // Changed flags in slots 0-2, failed flags in 3-5, both rotating: a thread that has read iteration
+  // k's flags and gone on may set iteration k + 1's before a slower one reads iteration k's.
+  constexpr int failed_base = 3;
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
-    flags[0] = 0;
-    flags[1] = 0;
-    flags[2] = 0;
-    flags[failed_slot] = 0;
+    for (int i = 0; i < fixpoint_flag_count; ++i) flags[i] = 0;
   });
   team.team_barrier();
   FixpointResult res;
@@ -110,14 +112,18 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int num_rows = program.rows.size();
   const int num_lane_rows = program.num_lane_rows;
   const int num_lane_row_chunks = (num_lane_rows + chunk - 1) / chunk;
+  int last = 0;
   for (;;) {
     const int cur = res.iterations % 3;
     // Every writer stores the same value: the races are benign.
     auto report = [&](int st) {
       if (st & prop_changed) flags[cur] = 1;
-      if (st & prop_failed) flags[failed_slot] = 1;
+      if (st & prop_failed) flags[failed_base + cur] = 1;
     };
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { flags[(res.iterations + 1) % 3] = 0; });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      flags[(res.iterations + 1) % 3] = 0;
+      flags[failed_base + (res.iterations + 1) % 3] = 0;
+    });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
       const int begin = c * chunk;
       const int end = begin + chunk < num_ternary ? begin + chunk : num_ternary;
@@ -150,13 +156,14 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
                          [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     team.team_barrier();
     ++res.iterations;
-    if (flags[failed_slot] || !flags[cur]) break;
+    last = cur;
+    if (flags[failed_base + cur] || !flags[cur]) break;
     if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
       res.capped = true;
       break;
     }
   }
-  res.failed = flags[failed_slot] != 0;
+  res.failed = flags[failed_base + last] != 0;
   if constexpr (Concurrent) {
     // Two threads narrowing the two bounds of one variable at once may each miss the other's
     // write, so neither reports the wipe-out; a final sweep catches it.

@@ -9,7 +9,7 @@ times give the time to the first and to the best solution, the %%%mzn-stat lines
 Instances are the development set (../shared/benchmarks/instances/*.fzn.gz, unpacked once into a
 cache) unless --instances names a folder of .fzn files or a file listing paths. Progress on stderr.
 """
-import argparse, csv, gzip, os, platform, re, resource, shutil, socket, subprocess, sys, time
+import argparse, csv, gzip, os, platform, re, resource, shutil, socket, signal, subprocess, sys, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -64,7 +64,15 @@ def kind_of(path):
 def run_one(args, path):
     cmd = [args.kcp, '-s', '-i', '--check', '-t', str(int(args.timeout * 1000)), '--space', args.space] + args.extra + [path]
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # kcp honours -t within a second; one that runs on past the limit and the grace is killed, so
+    # that a hung run costs one row, not the sweep.
+    killed = threading.Event()
+    def kill():
+        killed.set()
+        os.killpg(p.pid, signal.SIGKILL)
+    timer = threading.Timer(args.timeout + args.grace, kill)
+    timer.start()
     first = best = None
     lines = []
     for line in p.stdout:
@@ -75,6 +83,9 @@ def run_one(args, path):
             best = now
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
+    timer.cancel()
+    if killed.is_set():
+        err += f'\nkilled: still running {args.grace:g} s after the time limit'
     code = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - t0
     out = ''.join(lines)
@@ -116,6 +127,8 @@ def main():
     ap.add_argument('--kcp', required=True)
     ap.add_argument('--out', required=True)
     ap.add_argument('--timeout', type=float, default=15.0, help='seconds per instance (default 15)')
+    ap.add_argument('--grace', type=float, default=20.0,
+                    help='seconds past the timeout after which a run is killed and recorded as an error (default 20)')
     ap.add_argument('--space', default='default')
     ap.add_argument('--label', default='', help='configuration name, e.g. "sorting-off"')
     ap.add_argument('--machine', default=socket.gethostname())

@@ -24,6 +24,24 @@ namespace kcp {
 
 enum class LinearKind : std::int8_t { le = 0, eq = 1, ne = 2 };
 
+/// not (sum a_i x_i (k) c) as a row of the same form, on the host (compile, preprocessing): <= becomes
+/// -sum <= -c - 1, = and != swap. `negate_term` negates one term's coefficient in the caller's storage.
+template <class Terms, class Int, class NegateTerm>
+void negate_row(LinearKind& k, Terms& terms, Int& c, const NegateTerm& negate_term) {
+  switch (k) {
+    case LinearKind::le:
+      for (auto& t : terms) negate_term(t);
+      c = -c - 1;
+      break;
+    case LinearKind::eq:
+      k = LinearKind::ne;
+      break;
+    case LinearKind::ne:
+      k = LinearKind::eq;
+      break;
+  }
+}
+
 /// How a linear row is tied to a Boolean b: not at all, b <-> row, or b -> row.
 enum class Reification : std::int8_t { none = 0, equivalent = 1, implied = 2 };
 

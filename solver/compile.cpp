@@ -89,18 +89,7 @@ bool holds(LinearKind k, Int128 sum, Int128 c) {
 
 /// not (e (k) c), as a row of the same form.
 void negate(LinearKind& k, LinearExpr& e, Int128& c) {
-  switch (k) {
-    case LinearKind::le:  // not (e <= c)  <=>  -e <= -c - 1
-      for (auto& t : e.terms) t.second = -t.second;
-      c = -c - 1;
-      break;
-    case LinearKind::eq:
-      k = LinearKind::ne;
-      break;
-    case LinearKind::ne:
-      k = LinearKind::eq;
-      break;
-  }
+  negate_row(k, e.terms, c, [](auto& t) { t.second = -t.second; });
 }
 
 IntSet intersect(const IntSet& a, const IntSet& b) {

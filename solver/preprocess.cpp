@@ -300,18 +300,7 @@ class Simplifier {
         return;  // b = 0: the row says nothing
       } else {
         // b = 0: the negation holds.
-        switch (k) {
-          case LinearKind::le:
-            for (auto& a : a_) a = -a;
-            c = -c - 1;
-            break;
-          case LinearKind::eq:
-            k = LinearKind::ne;
-            break;
-          case LinearKind::ne:
-            k = LinearKind::eq;
-            break;
-        }
+        negate_row(k, a_, c, [](auto& a) { a = -a; });
         mode = Reification::none;
       }
     }

@@ -88,6 +88,22 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
   return res;
 }
 
+/// After a fixpoint that found no failure, on a shared store: two threads narrowing the two bounds of
+/// one variable at once may each miss the other's write, so neither reports the wipe-out; this final
+/// sweep catches it. Every thread of the team calls it; all return the same result.
+template <class TeamMember, bool Concurrent>
+KOKKOS_INLINE_FUNCTION bool missed_wipe_out(const TeamMember& team, const StoreRef<Concurrent>& s) {
+  if constexpr (!Concurrent) {
+    return false;
+  } else {
+    int empty = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
+        [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
+    return empty > 0;
+  }
+}
+
 /// Number of ints of team scratch team_fixpoint needs for its flags: changed and failed, three of each.
 constexpr int fixpoint_flag_count = 6;
 
@@ -163,18 +179,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       break;
     }
   }
-  res.failed = flags[failed_base + last] != 0;
-  if constexpr (Concurrent) {
-    // Two threads narrowing the two bounds of one variable at once may each miss the other's
-    // write, so neither reports the wipe-out; a final sweep catches it.
-    if (!res.failed) {
-      int empty = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
-          [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
-      res.failed = empty > 0;
-    }
-  }
+  res.failed = flags[failed_base + last] != 0 || missed_wipe_out(team, s);
   return res;
 }
 
@@ -370,16 +375,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     tcount[0] = 0;
     tcount[1] = 0;
   });
-  res.failed = *failed != 0;
-  if constexpr (Concurrent) {
-    if (!res.failed) {
-      int empty = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
-          [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
-      res.failed = empty > 0;
-    }
-  }
+  res.failed = *failed != 0 || missed_wipe_out(team, s);
   team.team_barrier();
   return res;
 }

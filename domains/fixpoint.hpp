@@ -10,7 +10,7 @@
 //   1. ternary: TeamThreadRange over chunks of `ternary_chunk` propagators (the vector length: 32
 //      lanes of a CUDA warp), ThreadVectorRange inside a chunk, one lane per propagator. Each chunk
 //      starts on a reconverged vector group: the portable form of Turbo's __syncwarp after each round
-//      of its propagator loop. With `local_ternary`, a vector group reruns its chunk until the chunk
+//      of its propagator loop (for_each_lane; FixpointOptions::reconverge turns it off to measure it). With `local_ternary`, a vector group reruns its chunk until the chunk
 //      changes nothing (a lane reduction decides, so all lanes agree) before moving on.
 //   2. rows of at most DeviceProgram's lane_row_terms terms: like the ternary family, one row per lane
 //      (most rows of a model are reified comparisons of one or two terms); longer rows:
@@ -51,6 +51,9 @@ struct FixpointOptions {
   /// The warp-local variant: each vector group runs its chunk to a local fixpoint first. An option
   /// to measure, not the default.
   bool local_ternary = false;
+  /// Start each chunk of lane propagators on a reconverged vector group (see for_each_lane). Off:
+  /// Turbo 1.1.2's loop, every lane striding over the whole family. An option to measure.
+  bool reconverge = true;
   /// Stop after this many iterations (0: never). Bounds propagation around a cycle can take as many
   /// iterations as a domain has values; a capped node is simply branched on (every narrowing done so
   /// far is sound), which keeps kernel launches short enough for the time limit. A capped result is
@@ -109,6 +112,26 @@ constexpr int fixpoint_flag_count = 6;
 
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
+/// f(i) for every i in [0, n), one index per lane of the team. With `reconverge` (the default), in
+/// chunks of `chunk` indices: TeamThreadRange over the chunks, ThreadVectorRange inside; Kokkos ends
+/// each vector loop with a __syncwarp on CUDA, so each chunk starts on a full vector group (Turbo
+/// 1.1.3). Without, one TeamVectorRange: each lane strides over the whole range and a group that
+/// diverged on one index stays split for the next ones (Turbo 1.1.2). Serial and OpenMP lanes are a
+/// plain loop either way; only the order differs.
+template <class TeamMember, class F>
+KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chunk, bool reconverge, const F& f) {
+  if (!reconverge) {
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), f);
+    return;
+  }
+  const int num_chunks = (n + chunk - 1) / chunk;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
+    const int begin = c * chunk;
+    const int end = begin + chunk < n ? begin + chunk : n;
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), f);
+  });
+}
+
 template <class TeamMember, class MemorySpace, bool Concurrent>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                     const StoreRef<Concurrent>& s, int* flags,
@@ -127,7 +150,6 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int num_chunks = (num_ternary + chunk - 1) / chunk;
   const int num_rows = program.rows.size();
   const int num_lane_rows = program.num_lane_rows;
-  const int num_lane_row_chunks = (num_lane_rows + chunk - 1) / chunk;
   int last = 0;
   for (;;) {
     const int cur = res.iterations % 3;
@@ -140,30 +162,26 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       flags[(res.iterations + 1) % 3] = 0;
       flags[failed_base + (res.iterations + 1) % 3] = 0;
     });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
-      const int begin = c * chunk;
-      const int end = begin + chunk < num_ternary ? begin + chunk : num_ternary;
-      if (!options.local_ternary) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end),
-                             [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
-        return;
-      }
-      for (;;) {
-        int st = prop_unchanged;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, begin, end),
-            [&](const int i, int& acc) { acc |= propagate_ternary(program.ternary(i), s); },
-            OrReducer<int>(st));
-        report(st);
-        if ((st & prop_failed) || !(st & prop_changed)) break;
-      }
-    });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_row_chunks), [&](const int c) {
-      const int begin = c * chunk;
-      const int end = begin + chunk < num_lane_rows ? begin + chunk : num_lane_rows;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int k) {
-        report(propagate_linear(SerialLanes{}, program.rows, program.row_order(k), s));
+    if (!options.local_ternary) {
+      for_each_lane(team, num_ternary, chunk, options.reconverge,
+                    [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
+        const int begin = c * chunk;
+        const int end = begin + chunk < num_ternary ? begin + chunk : num_ternary;
+        for (;;) {
+          int st = prop_unchanged;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(team, begin, end),
+              [&](const int i, int& acc) { acc |= propagate_ternary(program.ternary(i), s); },
+              OrReducer<int>(st));
+          report(st);
+          if ((st & prop_failed) || !(st & prop_changed)) break;
+        }
       });
+    }
+    for_each_lane(team, num_lane_rows, chunk, options.reconverge, [&](const int k) {
+      report(propagate_linear(SerialLanes{}, program.rows, program.row_order(k), s));
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_rows, num_rows), [&](const int k) {
       report(propagate_linear(lanes, program.rows, program.row_order(k), s));
@@ -337,15 +355,10 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     // (A) run queue q; changes go to touched list t ^ 1.
     const StoreRef<Concurrent> st = tracking(s, work, t ^ 1);
     const std::int32_t* queue = work.queue(q);
-    const int num_chunks = (size + chunk - 1) / chunk;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
-      const int begin = c * chunk;
-      const int end = begin + chunk < size ? begin + chunk : size;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int k) {
-        const std::int32_t p = queue[k];
-        work.queued()[p] = 0;
-        if (propagate_one(program, p, st) & prop_failed) *failed = 1;
-      });
+    for_each_lane(team, size, chunk, options.reconverge, [&](const int k) {
+      const std::int32_t p = queue[k];
+      work.queued()[p] = 0;
+      if (propagate_one(program, p, st) & prop_failed) *failed = 1;
     });
     const VectorLanes<TeamMember> lanes{team};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {

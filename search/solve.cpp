@@ -146,6 +146,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.path_length = report.subproblem_depth;
   kernel.fixpoint.ternary_chunk = lp.vector_length;
   kernel.fixpoint.local_ternary = options.local_fixpoint;
+  kernel.fixpoint.reconverge = options.reconverge;
   kernel.fixpoint.max_iterations = options.max_fixpoint_iterations;
   Kokkos::Profiling::popRegion();
 

@@ -41,6 +41,7 @@ struct SearchOptions {
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
   bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
+  bool reconverge = true;            ///< chunks of lane propagators start reconverged (domains/fixpoint.hpp)
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
   bool snapshots = true;             ///< backtrack from a copy of the subproblem's root store (when it fits)
   /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several

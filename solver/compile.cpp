@@ -956,6 +956,7 @@ Compiled Compiler::run() {
   } else {
     st.after = st.compiled;
   }
+  if (options_.ternary_rows) out_.ternarized = ternarize_rows(out_.program);
   return std::move(out_);
 }
 

@@ -10,6 +10,7 @@
 
 #include "domains/program.hpp"
 #include "solver/fzn/model.hpp"
+#include "solver/ternarize.hpp"
 
 namespace kcp {
 
@@ -33,6 +34,9 @@ struct CompileOptions {
   /// Equality merging, root propagation (constant folding) and removal of entailed propagators, to a
   /// fixpoint. Off: every constraint is compiled as its registry entry says, nothing more.
   bool preprocess = true;
+  /// After preprocessing, rewrite the linear rows in ternary normal form (solver/ternarize.hpp): the
+  /// ablation of native rows, not a default.
+  bool ternary_rows = false;
 };
 
 /// The size of a program, per family.
@@ -71,6 +75,7 @@ struct Compiled {
   /// then also holds an always-false row, so a search that does not look at this flag finds nothing.
   bool root_failed = false;
   PreprocessStats preprocess;
+  TernarizeStats ternarized;  ///< zero unless CompileOptions::ternary_rows
 };
 
 Compiled compile(const fzn::Model& model, const CompileOptions& options = {});

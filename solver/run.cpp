@@ -44,6 +44,8 @@ struct Options {
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
+  bool reconverge = true;
+  bool ternary_rows = false;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
   std::string fixpoint = "auto";
@@ -96,6 +98,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
+  app.add_flag("--reconverge,!--no-reconverge", o.reconverge,
+               "Start each chunk of lane propagators on a reconverged vector group (default on; off to measure)");
+  app.add_flag("--ternary-rows", o.ternary_rows,
+               "Rewrite linear rows as ternary propagators x = y op z, Turbo's form (to measure native rows)");
   app.add_option("--lane-row-terms", o.lane_row_terms,
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
       ->check(CLI::NonNegativeNumber);
@@ -142,6 +148,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   const fzn::Model model = fzn::parse_file(o.model);
   CompileOptions co;
   co.preprocess = o.preprocess;
+  co.ternary_rows = o.ternary_rows;
   const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.verbose)
@@ -169,6 +176,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   so.scratch_level = o.scratch_level;
   so.sort_propagators = o.sort_propagators;
   so.local_fixpoint = o.local_fixpoint;
+  so.reconverge = o.reconverge;
   so.lane_row_terms = o.lane_row_terms;
   so.snapshots = o.snapshots;
   so.fixpoint_mode = o.fixpoint == "queue" ? FixpointMode::queue
@@ -225,6 +233,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "ternaryPropagators", std::to_string(compiled.program.num_ternary()));
     stat(out, "elementPropagators", std::to_string(compiled.program.num_elements()));
     stat(out, "mergedVariables", std::to_string(pre.merged_variables));
+    if (o.ternary_rows) {
+      stat(out, "ternarizedRows", std::to_string(compiled.ternarized.rows_rewritten));
+      stat(out, "nativeRowsKept", std::to_string(compiled.ternarized.rows_kept));
+    }
     stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
     stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));

@@ -2,14 +2,16 @@
 """Run kcp over a list of FlatZinc instances and write one CSV row per run.
 
 usage: run.py --kcp BIN --out OUT.csv [--timeout S] [--space S] [--label L] [--machine M]
-              [--instances DIR_OR_LIST] [--only NAME ...] [-- extra kcp arguments]
+              [--instances DIR_OR_LIST] [--only NAME ...] [--jobs N [--pin]] [-- extra kcp arguments]
 
 Each instance runs as `kcp -s -i --check -t S*1000 --space SPACE [extra] FILE`; the solutions' arrival
 times give the time to the first and to the best solution, the %%%mzn-stat lines the counters.
 Instances are the development set (../shared/benchmarks/instances/*.fzn.gz, unpacked once into a
 cache) unless --instances names a folder of .fzn files or a file listing paths. Progress on stderr.
+--jobs N runs N instances at once (for one-thread configurations on a many-core host: they share the
+memory system, so say so beside the figures); --pin binds job slot i to CPU i (taskset).
 """
-import argparse, csv, gzip, os, platform, re, resource, shutil, socket, signal, subprocess, sys, threading, time
+import argparse, concurrent.futures, csv, gzip, os, platform, re, resource, shutil, socket, signal, subprocess, sys, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -61,8 +63,8 @@ def kind_of(path):
     return {'minimize': 'min', 'maximize': 'max'}[m.group(1)] if m else 'sat'
 
 
-def run_one(args, path):
-    cmd = [args.kcp, '-s', '-i', '--check', '-t', str(int(args.timeout * 1000)), '--space', args.space] + args.extra + [path]
+def run_one(args, path, cpu=None):
+    cmd = (['taskset', '-c', str(cpu)] if cpu is not None else []) + [args.kcp, '-s', '-i', '--check', '-t', str(int(args.timeout * 1000)), '--space', args.space] + args.extra + [path]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     # kcp honours -t within a second; one that runs on past the limit and the grace is killed, so
@@ -137,6 +139,8 @@ def main():
     ap.add_argument('--instances', default='')
     ap.add_argument('--cache', default=os.path.join(os.environ.get('XDG_CACHE_HOME', os.path.expanduser('~/.cache')), 'kcp-benchmarks'))
     ap.add_argument('--only', nargs='*', default=[], help='instance names (prefixes) to run')
+    ap.add_argument('--jobs', type=int, default=1, help='instances run at once (default 1)')
+    ap.add_argument('--pin', action='store_true', help='bind job slot i to CPU i (with --jobs)')
     ap.add_argument('extra', nargs=argparse.REMAINDER, help='-- then extra kcp arguments')
     args = ap.parse_args()
     args.extra = [a for a in args.extra if a != '--']
@@ -148,13 +152,29 @@ def main():
     with open(args.out, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
-        for i, path in enumerate(files, 1):
-            row = run_one(args, path)
+        slots = list(range(max(1, args.jobs)))
+        lock = threading.Lock()
+        done = [0]
+
+        def job(path):
+            with lock:
+                cpu = slots.pop()
+            try:
+                row = run_one(args, path, cpu if args.pin else None)
+            finally:
+                with lock:
+                    slots.append(cpu)
             row.update(revision=rev, label=args.label, device=args.device, machine=args.machine, threads=args.threads)
-            w.writerow(row)
-            f.flush()
-            print(f'[{i}/{len(files)}] {row["instance"]}: {row["status"]} {row["objective"]} '
-                  f'{row["time_s"]} s, {row["nodes_per_s"]} nodes/s {row["error"]}', file=sys.stderr)
+            with lock:
+                w.writerow(row)
+                f.flush()
+                done[0] += 1
+                print(f'[{done[0]}/{len(files)}] {row["instance"]}: {row["status"]} {row["objective"]} '
+                      f'{row["time_s"]} s, {row["nodes_per_s"]} nodes/s {row["error"]}', file=sys.stderr)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(slots)) as pool:
+            for fut in [pool.submit(job, path) for path in files]:
+                fut.result()
 
 
 if __name__ == '__main__':

@@ -263,9 +263,12 @@ std::string names(const fzn::Model& m) {
 ::testing::AssertionResult same_solutions(const std::string& text, int* solutions = nullptr, int* space = nullptr) {
   const fzn::Model m = fzn::parse_string(text, "t.fzn");
   const Solutions expected = checker_solutions(m);
-  for (const bool pre : {false, true}) {
+  // Without preprocessing, with it, and with it and the rows in ternary form.
+  for (const int variant : {0, 1, 2}) {
+    const bool pre = variant > 0;
     CompileOptions options;
     options.preprocess = pre;
+    options.ternary_rows = variant == 2;
     const Compiled c = compile(m, options);
     Solutions got;
     if (auto r = program_solutions(c, got); !r) return r << "\n" << text;
@@ -276,7 +279,7 @@ std::string names(const fzn::Model& m) {
       std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
                           std::inserter(extra, extra.begin()));
       return ::testing::AssertionFailure()
-             << "preprocess=" << pre << ": the compiled program " << (missing.empty() ? "" : "misses") << show(missing)
+             << "preprocess=" << pre << " ternary_rows=" << options.ternary_rows << ": the compiled program " << (missing.empty() ? "" : "misses") << show(missing)
              << (extra.empty() ? "" : " and wrongly accepts") << show(extra) << " over (" << names(m) << ")\n"
              << text;
     }

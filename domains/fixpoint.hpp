@@ -112,17 +112,20 @@ constexpr int fixpoint_flag_count = 6;
 
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
-/// f(i) for every i in [0, n), one index per lane of the team. With `reconverge` (the default), in
-/// chunks of `chunk` indices: TeamThreadRange over the chunks, ThreadVectorRange inside; Kokkos ends
-/// each vector loop with a __syncwarp on CUDA, so each chunk starts on a full vector group (Turbo
-/// 1.1.3). Without, one TeamVectorRange: each lane strides over the whole range and a group that
-/// diverged on one index stays split for the next ones (Turbo 1.1.2). Serial and OpenMP lanes are a
-/// plain loop either way; only the order differs.
+/// f(i) for every i in [0, n), one index per lane of the team: TeamThreadRange over chunks,
+/// ThreadVectorRange inside. Kokkos ends each vector loop with a __syncwarp on CUDA, so with
+/// `reconverge` (the default) the chunks are `chunk` long (the vector length: one index per lane) and
+/// each starts on a full vector group (Turbo 1.1.3). Without, each vector group takes one chunk of
+/// n / team_size indices and its lanes stride through it with no reconvergence until the end (Turbo
+/// 1.1.2: a group that diverged on one index stays split for the next ones). One call site of f
+/// either way: f is a whole propagator family inlined, and a second copy cost 28 registers per
+/// thread (128 -> 156), one resident team per SM instead of two (perf/NOTES.md, entry 5).
 template <class TeamMember, class F>
 KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chunk, bool reconverge, const F& f) {
   if (!reconverge) {
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), f);
-    return;
+    const int groups = team.team_size();
+    const int share = (n + groups - 1) / groups;
+    chunk = share > chunk ? share : chunk;
   }
   const int num_chunks = (n + chunk - 1) / chunk;
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {

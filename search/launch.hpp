@@ -3,7 +3,6 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
-
 #include <cstdlib>
 #include <string>
 #include <type_traits>
@@ -15,6 +14,18 @@ struct LaunchParams {
   int team_size = 1;
   int vector_length = 1;
 };
+
+/// The search kernel's launch bounds on CUDA (host backends ignore them): teams of at most
+/// search_max_team_threads threads, and registers few enough for KCP_CUDA_MIN_BLOCKS resident teams
+/// per SM (the CMake cache variable of that name). Without bounds ptxas chose 124-172 registers
+/// depending on unrelated code changes, which moved the kernel between two resident teams per SM and
+/// one (perf/NOTES.md, entry 5).
+#ifndef KCP_CUDA_MIN_BLOCKS
+#define KCP_CUDA_MIN_BLOCKS 2
+#endif
+constexpr int search_max_team_threads = 256;
+constexpr int search_min_teams_per_sm = KCP_CUDA_MIN_BLOCKS;
+using SearchLaunchBounds = Kokkos::LaunchBounds<search_max_team_threads, search_min_teams_per_sm>;
 
 template <class ExecSpace>
 LaunchParams default_launch_params() {

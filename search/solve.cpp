@@ -151,7 +151,17 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   Kokkos::Profiling::popRegion();
 
   const std::size_t bytes = Kernel::scratch_bytes(n);
-  Kokkos::TeamPolicy<ExecSpace> policy(report.teams, lp.team_size, lp.vector_length);
+  using Policy = Kokkos::TeamPolicy<ExecSpace, SearchLaunchBounds>;
+  // Kokkos aborts on a team it cannot run: refuse it with the options' names instead.
+  if (lp.vector_length > Policy::vector_length_max())
+    throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " + ExecSpace::name() +
+                                ": at most " + std::to_string(Policy::vector_length_max()));
+  const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel, Kokkos::ParallelForTag());
+  if (lp.team_size > max_team)
+    throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
+                                ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
+                                std::to_string(lp.vector_length) + ")");
+  Policy policy(report.teams, lp.team_size, lp.vector_length);
   report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
                          : bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;
   if (bytes > std::size_t(policy.scratch_size_max(report.scratch_level)))

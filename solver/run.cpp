@@ -5,6 +5,7 @@
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/output.hpp"
 #include "solver/fzn/parser.hpp"
+#include "solver/fzn/solution_reader.hpp"
 #include "solver/search_plan.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <fstream>
 #include <cstdlib>
 #include <ostream>
 #include <string>
@@ -46,6 +48,7 @@ struct Options {
   bool local_fixpoint = false;
   bool reconverge = true;
   bool ternary_rows = false;
+  std::string verify;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
   std::string fixpoint = "auto";
@@ -72,6 +75,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-t,--time-limit", o.time_limit_ms, "Time limit in milliseconds (0: none)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("-v,--verbose", o.verbose, "Progress messages on stderr");
+  app.add_option("--verify", o.verify,
+                 "Check the solutions in FILE (any solver's FlatZinc output) against the model instead of "
+                 "solving; exit status 3 when one is rejected")
+      ->check(CLI::ExistingFile);
   std::vector<std::string> spaces = available_spaces();
   spaces.insert(spaces.begin(), "default");
   app.add_option("--space", o.space, "Execution space to search on")->check(CLI::IsMember(spaces));
@@ -264,6 +271,27 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+/// --verify: every solution in o.verify through the independent checker. 0: all accepted, 3: some
+/// rejected (each named with the constraint it violates).
+int verify(const Options& o, std::ostream& out) {
+  const fzn::Model model = fzn::parse_file(o.model);
+  std::ifstream in(o.verify);
+  if (!in) throw std::runtime_error("cannot read " + o.verify);
+  const auto solutions = fzn::read_solutions(model, in, o.verify);
+  int rejected = 0;
+  for (std::size_t i = 0; i < solutions.size(); ++i) {
+    const fzn::CheckResult r = fzn::check_solution(model, solutions[i]);
+    if (r.ok) {
+      fmt::print(out, "solution {}: ok\n", i + 1);
+    } else {
+      ++rejected;
+      fmt::print(out, "solution {}: rejected: {}\n", i + 1, r.message);
+    }
+  }
+  fmt::print(out, "{} solutions, {} rejected\n", solutions.size(), rejected);
+  return rejected > 0 ? 3 : 0;
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -284,9 +312,12 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return 2;
   }
   try {
+    if (!o.verify.empty()) return verify(o, out);
     KokkosSession kokkos(o.threads);
     return solve(o, out, err);
   } catch (const fzn::ParseError& e) {
+    fmt::print(err, "{}\n", e.what());
+  } catch (const fzn::SolutionError& e) {
     fmt::print(err, "{}\n", e.what());
   } catch (const CompileError& e) {
     fmt::print(err, "{}\n", e.what());

@@ -139,6 +139,8 @@ def main():
     ap.add_argument('--instances', default='')
     ap.add_argument('--cache', default=os.path.join(os.environ.get('XDG_CACHE_HOME', os.path.expanduser('~/.cache')), 'kcp-benchmarks'))
     ap.add_argument('--only', nargs='*', default=[], help='instance names (prefixes) to run')
+    ap.add_argument('--revision', default='', help="the binary's revision (default: this checkout's; name it where "
+                    "the checkout is a copy whose git metadata may be stale, as on the device machine)")
     ap.add_argument('--jobs', type=int, default=1, help='instances run at once (default 1)')
     ap.add_argument('--pin', action='store_true', help='bind job slot i to CPU i (with --jobs)')
     ap.add_argument('extra', nargs=argparse.REMAINDER, help='-- then extra kcp arguments')
@@ -147,7 +149,7 @@ def main():
     files = instances(args.instances, args.cache)
     if args.only:
         files = [f for f in files if any(os.path.basename(f).startswith(o) for o in args.only)]
-    rev = revision()
+    rev = args.revision or revision()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)

@@ -8,6 +8,7 @@
 
 #include "solver/fzn/output.hpp"
 #include "solver/fzn/parser.hpp"
+#include "solver/fzn/solution_reader.hpp"
 
 namespace kcp::fzn {
 namespace {
@@ -136,6 +137,58 @@ TEST(FznOutput, ParsedModelRoundTrip) {
             "grid = array2d(1..2, 1..3, [4, 0, 9, 7, 4, 9]);\n"
             "flags = array1d(1..2, [false, true]);\n"
             "----------\n");
+}
+
+// --- reading solutions back (kcp --verify) -------------------------------------------------------
+
+const char* const round_trip_model =
+    "var 1..9: x :: output_var;\n"
+    "var bool: b :: output_var;\n"
+    "var 1..9: y;\n"
+    "var 1..9: z = x;\n"
+    "var 5..5: k;\n"
+    "array [1..6] of var int: grid :: output_array([1..2, 1..3]) = [x, 0, y, 7, z, y];\n"
+    "solve satisfy;\n";
+
+std::vector<std::vector<std::int64_t>> read(const Model& m, const std::string& text) {
+  std::istringstream in(text);
+  return read_solutions(m, in, "out.txt");
+}
+
+TEST(FznSolutionReader, ReadsWhatPrintSolutionWritesAndFillsAliasesAndFixedVariables) {
+  const Model m = parse_string(round_trip_model);
+  const std::vector<std::int64_t> values{4, 1, 9, 4, 5};
+  const std::string printed = print(m, values) + print(m, {2, 0, 3, 2, 5}) + "==========\n";
+  const auto got = read(m, "% a comment\n" + printed);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], values);
+  EXPECT_EQ(got[1], (std::vector<std::int64_t>{2, 0, 3, 2, 5}));
+  // Gecode's spacing and an assignment over two lines read the same.
+  const auto spaced = read(m, "x = 4;\nb = true;\ngrid = array2d(1..2, 1..3,\n [4,0,9,7,4,9]);\n----------\n");
+  ASSERT_EQ(spaced.size(), 1u);
+  EXPECT_EQ(spaced[0], values);
+  EXPECT_TRUE(read(m, "=====UNSATISFIABLE=====\n").empty());
+}
+
+TEST(FznSolutionReader, NamesTheLineOfEveryProblem) {
+  const Model m = parse_string(round_trip_model);
+  auto error = [&](const std::string& text) -> std::string {
+    try {
+      read(m, text);
+    } catch (const SolutionError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(error("x = 4;\nw = 1;\n"), "out.txt:2: error: 'w' is not an output of the model");
+  EXPECT_EQ(error("x = four;\n"), "out.txt:1: error: expected an integer, found 'four'");
+  EXPECT_EQ(error("x = 4;\nb = 2;\n"), "out.txt:2: error: expected true or false, found '2'");
+  EXPECT_EQ(error("x = 4\n"), "out.txt:1: error: an assignment without its closing ';'");
+  EXPECT_EQ(error("x = 4;\n"), "out.txt:2: error: a solution without its closing '----------'");
+  EXPECT_EQ(error("x = 4;\nb = true;\n----------\n"), "out.txt:3: error: no value for variable y (not an output of the model)");
+  EXPECT_EQ(error("grid = [4, 1, 9, 7, 4, 9];\n"), "out.txt:1: error: grid: a constant of the model is 0, not 1");
+  EXPECT_EQ(error("grid = [4, 0, 9];\n"), "out.txt:1: error: grid: 3 values for 6 elements");
+  EXPECT_EQ(error("x = 4;\ngrid = [3, 0, 9, 7, 3, 9];\n"), "out.txt:2: error: grid: variable x given two values");
 }
 
 }  // namespace

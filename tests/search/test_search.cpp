@@ -2,6 +2,8 @@
 // answers (checked against Gecode: queens 92, SEND+MORE 1, backpack optimum 51).
 #include "search/solve.hpp"
 
+#include "search/launch.hpp"
+
 #include "solver/compile.hpp"
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/parser.hpp"
@@ -187,6 +189,20 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
         EXPECT_EQ(out.report.idle_teams, teams) << what;
       }
     }
+  }
+}
+
+/// A team larger than the backend can run (CUDA: the search kernel's launch bounds; host: the thread
+/// pool) is refused with a message naming the option, not handed to Kokkos, which aborts.
+TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
+  const Program p = compile(fzn::parse_file(example("queens.fzn"))).program;
+  SearchOptions o;
+  o.team_size = 4 * search_max_team_threads;
+  try {
+    search<TypeParam>(p, o, [](const std::vector<std::int32_t>&) { return true; });
+    ADD_FAILURE() << "a team of " << o.team_size << " threads was launched";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--team-size 1024"), std::string::npos) << e.what();
   }
 }
 

@@ -109,5 +109,31 @@ TEST(EndToEnd, UnknownSpaceIsAnError) {
   EXPECT_NE(r.err.find("quantum"), std::string::npos) << r.err;
 }
 
+TEST(EndToEnd, TooLargeTeamIsAnErrorNotAnAbort) {
+  const CliRun r = run({"--space", "serial", "--team-size", "4", example("queens.fzn")});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--team-size 4 on Serial: at most 1"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(EndToEnd, VerifyAcceptsKcpsOwnSolutionsAndNamesTheConstraintAWrongOneViolates) {
+  const CliRun solved = run({"-a", example("queens.fzn")});
+  ASSERT_EQ(solved.code, 0);
+  const CliRun ok = run({"--verify", temp_file("queens-out.txt", solved.out), example("queens.fzn")});
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("92 solutions, 0 rejected"), std::string::npos) << ok.out;
+  // The 2 mod 2 = 2 that Gecode 6.2 prints for int_mod(x, y, y) (tests/differential/diff.py).
+  const std::string model = temp_file("mod.fzn", "var 0..3: x :: output_var;\nvar 1..3: y :: output_var;\n"
+                                                 "constraint int_mod(x, y, y);\nsolve satisfy;\n");
+  const CliRun bad = run({"--verify", temp_file("mod-out.txt", "x = 0;\ny = 2;\n----------\n=========="), model});
+  EXPECT_EQ(bad.code, 3);
+  EXPECT_NE(bad.out.find("solution 1: rejected: constraint int_mod"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("1 solutions, 1 rejected"), std::string::npos) << bad.out;
+  const CliRun garbled = run({"--verify", temp_file("mod-garbled.txt", "x = 0;\nz = 2;\n"), model});
+  EXPECT_EQ(garbled.code, 1);
+  EXPECT_NE(garbled.err.find("mod-garbled.txt:2: error: 'z' is not an output of the model"), std::string::npos)
+      << garbled.err;
+}
+
 }  // namespace
 }  // namespace kcp

@@ -4,6 +4,8 @@ builtin, solved by kcp and by fzn-gecode; the solution sets (satisfaction, -a) o
 (optimisation) must agree, and kcp's --check must accept every solution it prints.
 
 usage: diff.py --kcp BIN [--models N] [--seed S] [--gecode fzn-gecode] [--keep DIR] [--log CSV] [-- kcp args]
+       diff.py --emit DIR [--models N] [--seed S]          (models + Gecode's outputs, for a machine without Gecode)
+       diff.py --kcp BIN --replay DIR [--jobs N] [--log CSV] [-- kcp args]
 
 Exit status 0 when every model agrees; a disagreeing model is written to --keep (default: a temp
 folder, printed) with both outputs, so it can be replayed by hand.
@@ -14,7 +16,7 @@ solution is one the checker rejects (optimisation), Gecode is wrong, not kcp: th
 under gecode_wrong, kept, and not a failure. (Gecode 6.2's int_mod(x, y, y) and int_mod(x, x, x), the
 divisor aliased with the result, print solutions such as 2 mod 2 = 2.)
 """
-import argparse, csv, os, random, re, subprocess, sys, tempfile, time
+import argparse, concurrent.futures, csv, os, random, re, subprocess, sys, tempfile, threading, time
 
 # Builtins and their argument signatures. i: int variable or constant, b: bool variable or constant,
 # c: int constant, n: non-negative small constant, ai/ab: arrays of int/bool variables or constants,
@@ -140,86 +142,130 @@ def last_value(out, var):
     return vals[-1] if vals else None
 
 
-def keep_files(keep, seed, k, text, kp, gp):
-    base = os.path.join(keep, f'seed{seed}-model{k}')
-    open(base + '.fzn', 'w').write(text)
-    open(base + '.kcp.txt', 'w').write(kp.stdout + kp.stderr)
-    open(base + '.gecode.txt', 'w').write(gp.stdout + gp.stderr)
-    return base + '.fzn'
+def judge(kcp, path, text, optimise, kp, gecode_out, gecode_rc, tmp):
+    """('pass' | 'fail' | 'gecode_wrong' | 'skip', message) for kcp's run kp against Gecode's output."""
+    if kp.returncode != 0:
+        return 'fail', f'kcp exited {kp.returncode}: {kp.stderr.strip()[-300:]}'
+    if gecode_rc != 0:
+        return 'skip', 'Gecode cannot run it'  # e.g. a builtin it lacks: not kcp's fault
+    if not optimise:
+        ks, gs = solutions(kp.stdout), solutions(gecode_out)
+        if ks == gs and status(kp.stdout) == status(gecode_out):
+            return 'pass', ''
+        problem = f'{len(ks)} solutions ({status(kp.stdout)}) against Gecode\'s {len(gs)} ({status(gecode_out)})'
+        rejected = rejected_by_checker(kcp, path, gecode_out, tmp)
+        if rejected:
+            accepted = {s for i, s in enumerate(solution_list(gecode_out), 1) if i not in rejected}
+            if accepted == ks and status(kp.stdout) in ('COMPLETE', 'UNSAT'):
+                return 'gecode_wrong', f'the checker rejects {len(rejected)} of its solutions; kcp\'s {len(ks)} are the rest'
+        return 'fail', problem
+    var = re.search(r'solve (?:minimize|maximize) (\w+);', text).group(1)
+    kv, gv = last_value(kp.stdout, var), last_value(gecode_out, var)
+    if status(kp.stdout) == status(gecode_out) and kv == gv:
+        return 'pass', ''
+    rejected = rejected_by_checker(kcp, path, gecode_out, tmp)
+    if rejected and max(rejected) == len(solution_list(gecode_out)):
+        return 'gecode_wrong', 'the checker rejects its best solution'
+    return 'fail', f'objective {kv} ({status(kp.stdout)}) against Gecode\'s {gv} ({status(gecode_out)})'
+
+
+def run_kcp(kcp, path, optimise, extra):
+    ka = ['-a'] if not optimise else []
+    return subprocess.run([kcp, '--check'] + ka + extra + [path], capture_output=True, text=True, timeout=120)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--kcp', required=True)
+    ap.add_argument('--kcp', default='', help='the kcp binary (all modes but --emit)')
     ap.add_argument('--gecode', default='fzn-gecode')
     ap.add_argument('--models', type=int, default=200)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--keep', default='')
     ap.add_argument('--log', default='', help='append one CSV row with the totals')
     ap.add_argument('--only', nargs='*', default=[], help='builtins to draw from (default: all)')
+    ap.add_argument('--emit', default='', help='write the models and Gecode\'s outputs to DIR and stop (for '
+                    'a machine without Gecode, e.g. the GPU one)')
+    ap.add_argument('--replay', default='', help='judge kcp on the models and Gecode outputs of an --emit DIR')
+    ap.add_argument('--jobs', type=int, default=1, help='kcp runs at once (--replay)')
     ap.add_argument('extra', nargs=argparse.REMAINDER)
     args = ap.parse_args()
     extra = [a for a in args.extra if a != '--']
-    builtins = args.only or sorted(BUILTINS)
-    rng = random.Random(args.seed)
+    if not args.emit and not args.kcp:
+        ap.error('--kcp is required unless --emit')
     keep = args.keep or tempfile.mkdtemp(prefix='kcp-diff-')
     os.makedirs(keep, exist_ok=True)
-    bad, gecode_wrong, start = 0, 0, time.time()
+    counts = {'pass': 0, 'fail': 0, 'gecode_wrong': 0, 'skip': 0}
+    start = time.time()
+    seed, models = args.seed, args.models
     with tempfile.TemporaryDirectory() as tmp:
-        for k in range(args.models):
-            optimise = rng.random() < 0.3
-            m = Model(rng, builtins)
-            text = m.text(optimise)
-            path = os.path.join(tmp, f'm{k}.fzn')
-            open(path, 'w').write(text)
-            ka = ['-a'] if not optimise else []
-            kp = subprocess.run([args.kcp, '--check'] + ka + extra + [path], capture_output=True, text=True, timeout=60)
-            gp = subprocess.run([args.gecode] + ka + [path], capture_output=True, text=True, timeout=60)
-            problem = None
-            if kp.returncode != 0:
-                problem = f'kcp exited {kp.returncode}: {kp.stderr.strip()[-300:]}'
-            elif gp.returncode != 0:
-                problem = None  # Gecode cannot run it (e.g. a builtin it lacks): not kcp's fault
-                continue
-            elif not optimise:
-                ks, gs = solutions(kp.stdout), solutions(gp.stdout)
-                if ks != gs or status(kp.stdout) != status(gp.stdout):
-                    problem = f'{len(ks)} solutions ({status(kp.stdout)}) against Gecode\'s {len(gs)} ({status(gp.stdout)})'
-                    rejected = rejected_by_checker(args.kcp, path, gp.stdout, tmp)
-                    if rejected:
-                        accepted = {s for i, s in enumerate(solution_list(gp.stdout), 1) if i not in rejected}
-                        if accepted == ks and status(kp.stdout) in ('COMPLETE', 'UNSAT'):
-                            gecode_wrong += 1
-                            problem = None
-                            kept = keep_files(keep, args.seed, k, text, kp, gp)
-                            print(f'GECODE WRONG model {k}: the checker rejects {len(rejected)} of its solutions; '
-                                  f'kcp\'s {len(ks)} are the rest ({kept})', file=sys.stderr)
-            else:
-                var = re.search(r'solve (?:minimize|maximize) (\w+);', text).group(1)
-                kv, gv = last_value(kp.stdout, var), last_value(gp.stdout, var)
-                if status(kp.stdout) != status(gp.stdout) or kv != gv:
-                    problem = f'objective {kv} ({status(kp.stdout)}) against Gecode\'s {gv} ({status(gp.stdout)})'
-                    rejected = rejected_by_checker(args.kcp, path, gp.stdout, tmp)
-                    if rejected and max(rejected) == len(solution_list(gp.stdout)):
-                        gecode_wrong += 1
-                        problem = None
-                        kept = keep_files(keep, args.seed, k, text, kp, gp)
-                        print(f'GECODE WRONG model {k}: the checker rejects its best solution ({kept})', file=sys.stderr)
-            if problem:
-                bad += 1
-                kept = keep_files(keep, args.seed, k, text, kp, gp)
-                print(f'DISAGREE model {k}: {problem} ({kept})', file=sys.stderr)
+        def record(k, verdict, message, text, kp, gecode_out):
+            counts[verdict] += 1
+            if verdict in ('fail', 'gecode_wrong'):
+                base = os.path.join(keep, f'seed{seed}-model{k}')
+                open(base + '.fzn', 'w').write(text)
+                open(base + '.kcp.txt', 'w').write(kp.stdout + kp.stderr)
+                open(base + '.gecode.txt', 'w').write(gecode_out)
+                label = 'DISAGREE' if verdict == 'fail' else 'GECODE WRONG'
+                print(f'{label} model {k}: {message} ({base}.fzn)', file=sys.stderr)
+
+        if args.replay:
+            seed = int(open(os.path.join(args.replay, 'seed.txt')).read())
+            index = list(csv.DictReader(open(os.path.join(args.replay, 'index.csv'))))
+            models = len(index)
+            lock = threading.Lock()
+
+            def one(row):
+                k = int(row['model'])
+                path = os.path.join(args.replay, f'm{k}.fzn')
+                text = open(path).read()
+                optimise = row['optimise'] == '1'
+                gecode_out = open(os.path.join(args.replay, f'm{k}.gecode.txt')).read()
+                kp = run_kcp(args.kcp, path, optimise, extra)
+                work = tempfile.mkdtemp(dir=tmp)
+                verdict, message = judge(args.kcp, path, text, optimise, kp, gecode_out, int(row['gecode_rc']), work)
+                with lock:
+                    record(k, verdict, message, text, kp, gecode_out)
+
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                for fut in [pool.submit(one, row) for row in index]:
+                    fut.result()
+        else:
+            rng = random.Random(args.seed)
+            builtins = args.only or sorted(BUILTINS)
+            if args.emit:
+                os.makedirs(args.emit, exist_ok=True)
+                open(os.path.join(args.emit, 'seed.txt'), 'w').write(str(args.seed))
+                index = csv.writer(open(os.path.join(args.emit, 'index.csv'), 'w', newline=''))
+                index.writerow(['model', 'optimise', 'gecode_rc'])
+            for k in range(args.models):
+                optimise = rng.random() < 0.3
+                text = Model(rng, builtins).text(optimise)
+                path = os.path.join(args.emit or tmp, f'm{k}.fzn')
+                open(path, 'w').write(text)
+                gp = subprocess.run([args.gecode] + (['-a'] if not optimise else []) + [path], capture_output=True,
+                                    text=True, timeout=60)
+                if args.emit:
+                    open(os.path.join(args.emit, f'm{k}.gecode.txt'), 'w').write(gp.stdout)
+                    index.writerow([k, int(optimise), gp.returncode])
+                    continue
+                kp = run_kcp(args.kcp, path, optimise, extra)
+                verdict, message = judge(args.kcp, path, text, optimise, kp, gp.stdout, gp.returncode, tmp)
+                record(k, verdict, message, text, kp, gp.stdout)
+            if args.emit:
+                print(f'{args.models} models and Gecode\'s outputs in {args.emit}')
+                return
     elapsed = time.time() - start
-    print(f'{args.models - bad - gecode_wrong} passed, {bad} failed, {gecode_wrong} where Gecode is wrong')
+    print(f'{counts["pass"]} passed, {counts["fail"]} failed, {counts["gecode_wrong"]} where Gecode is wrong, '
+          f'{counts["skip"]} Gecode cannot run')
     if args.log:
         new = not os.path.exists(args.log)
         with open(args.log, 'a', newline='') as f:
             w = csv.writer(f)
             if new:
                 w.writerow(['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args'])
-            w.writerow([time.strftime('%Y-%m-%d %H:%M:%S'), args.seed, args.models, bad, gecode_wrong, f'{elapsed:.1f}',
-                        ' '.join(extra)])
-    sys.exit(1 if bad else 0)
+            w.writerow([time.strftime('%Y-%m-%d %H:%M:%S'), seed, models, counts['fail'], counts['gecode_wrong'],
+                        f'{elapsed:.1f}', ' '.join(extra)])
+    sys.exit(1 if counts['fail'] else 0)
 
 
 if __name__ == '__main__':

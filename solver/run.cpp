@@ -213,7 +213,16 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     return true;
   };
   SignalScope signals;
-  const SearchReport rep = search_on(o.space, compiled.program, so, on_solution);
+  SearchReport rep;
+  if (o.time_limit_ms > 0 && init_s * 1000.0 >= o.time_limit_ms && !compiled.root_failed) {
+    // Parsing and compiling took the whole limit: setting up a search (uploads, the root fixpoint)
+    // would only run past it.
+    if (o.verbose) fmt::print(err, "kcp: the time limit passed while parsing and compiling; no search\n");
+    rep.timed_out = true;
+    rep.space = o.space;
+  } else {
+    rep = search_on(o.space, compiled.program, so, on_solution);
+  }
   if (rep.interrupted && o.verbose) fmt::print(err, "kcp: interrupted\n");
   if (checker_rejected) return 3;
 

@@ -4,7 +4,7 @@
 #   here: for s in 20261200 20261201 20261202 20261203; do
 #           tests/differential/diff.py --emit /tmp/cuda-diff/$s --models 2500 --seed $s; done
 #         tar czf gpu-bench/cuda-diff.tgz -C /tmp cuda-diff
-#   device: bash perf/bench/device/exp10.sh REV   (carry gpu-bench and build/gpu)
+#   device: bash perf/bench/device/exp10.sh REV   (carry gpu-bench and build/gpu/bin: kcp-REV, kcp_tests-REV)
 set -u
 REV=$1
 B=build/gpu/bin/kcp-$REV

@@ -113,6 +113,18 @@ Kokkos::View<const T*, MemorySpace> upload(const std::string& label, const std::
   Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
   return d;
 }
+
+/// v in MemorySpace: the same View when it is there already, else a copy.
+template <class MemorySpace, class T, class OtherSpace>
+Kokkos::View<const T*, MemorySpace> copy_to(const Kokkos::View<const T*, OtherSpace>& v) {
+  if constexpr (std::is_same_v<typename Kokkos::View<const T*, OtherSpace>::memory_space, MemorySpace>) {
+    return v;
+  } else {
+    Kokkos::View<T*, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, v.label()), v.extent(0));
+    Kokkos::deep_copy(d, v);
+    return d;
+  }
+}
 }  // namespace detail
 
 /// Rows of at most this many terms run on one lane each (a team's threads and vector lanes all take
@@ -216,6 +228,31 @@ struct DeviceProgram {
     propagators_of_variables(p, begin, props);
     var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
     var_props = upload<std::int32_t, MemorySpace>("kcp::program::var_props", props);
+  }
+
+  /// The same program in another memory space: the Views copied (shared when the space is the same),
+  /// the host-side work (row order, propagators of each variable) not redone.
+  template <class OtherSpace>
+  explicit DeviceProgram(const DeviceProgram<OtherSpace>& o)
+      : num_vars(o.num_vars), num_lane_rows(o.num_lane_rows), lane_row_terms(o.lane_row_terms) {
+    using detail::copy_to;
+    root_lb = copy_to<MemorySpace>(o.root_lb);
+    root_ub = copy_to<MemorySpace>(o.root_ub);
+    ternary = copy_to<MemorySpace>(o.ternary);
+    rows.row_begin = copy_to<MemorySpace>(o.rows.row_begin);
+    rows.coef = copy_to<MemorySpace>(o.rows.coef);
+    rows.var = copy_to<MemorySpace>(o.rows.var);
+    rows.rhs = copy_to<MemorySpace>(o.rows.rhs);
+    rows.kind = copy_to<MemorySpace>(o.rows.kind);
+    rows.reif_var = copy_to<MemorySpace>(o.rows.reif_var);
+    rows.reif_mode = copy_to<MemorySpace>(o.rows.reif_mode);
+    row_order = copy_to<MemorySpace>(o.row_order);
+    elements.index = copy_to<MemorySpace>(o.elements.index);
+    elements.result = copy_to<MemorySpace>(o.elements.result);
+    elements.begin = copy_to<MemorySpace>(o.elements.begin);
+    elements.values = copy_to<MemorySpace>(o.elements.values);
+    var_begin = copy_to<MemorySpace>(o.var_begin);
+    var_props = copy_to<MemorySpace>(o.var_props);
   }
 
   /// Whether propagator `id` (numbered as in propagators_of_variables) is a row too long for a lane.

@@ -102,15 +102,18 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
   // replaced by its fixpoint (so that a restore from the root starts the event-driven fixpoint from
   // the replayed decisions' events only; kept as it is when the root fails).
+  // Built once on the host (the root fixpoint runs there), then copied to Memory (shared on a CPU).
   Program program = original;
   if (options.sort_propagators) sort_ternary_by_op(program);
+  DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
   bool root_fixpoint = false;
   {
-    const DeviceProgram<Kokkos::HostSpace> host(program);
     std::vector<std::int32_t> lb = program.lb, ub = program.ub;
     const FixpointResult r = serial_fixpoint(host, StoreRef<false>{lb.data(), ub.data(), program.num_vars()},
                                              options.max_fixpoint_iterations > 0 ? options.max_fixpoint_iterations : 4096);
     if (!r.failed && !r.capped) {
+      host.root_lb = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_lb", lb);
+      host.root_ub = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_ub", ub);
       program.lb = std::move(lb);
       program.ub = std::move(ub);
       root_fixpoint = true;
@@ -125,7 +128,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   }
   capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
   Kernel kernel;
-  kernel.program = DeviceProgram<Memory>(program, options.lane_row_terms);
+  kernel.program = DeviceProgram<Memory>(host);
   kernel.phases = upload_phases<Memory>(program, options);
   // The subproblem roots' stores of all teams together stay within 1 GiB.
   report.snapshots = options.snapshots && double(report.teams) * n * 2 * sizeof(std::int32_t) <= double(1 << 30);
@@ -148,19 +151,23 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.fixpoint.local_ternary = options.local_fixpoint;
   kernel.fixpoint.reconverge = options.reconverge;
   kernel.fixpoint.max_iterations = options.max_fixpoint_iterations;
+  report.setup_time_s = std::chrono::duration<double>(Clock::now() - start).count();
   Kokkos::Profiling::popRegion();
 
   const std::size_t bytes = Kernel::scratch_bytes(n);
   using Policy = Kokkos::TeamPolicy<ExecSpace, SearchLaunchBounds>;
-  // Kokkos aborts on a team it cannot run: refuse it with the options' names instead.
-  if (lp.vector_length > Policy::vector_length_max())
-    throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " + ExecSpace::name() +
-                                ": at most " + std::to_string(Policy::vector_length_max()));
-  const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel, Kokkos::ParallelForTag());
-  if (lp.team_size > max_team)
-    throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
-                                ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
-                                std::to_string(lp.vector_length) + ")");
+  // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
+  // (the backend's default shape is the one measured, and is not second-guessed).
+  if (options.team_size > 0 || options.vector_length > 0) {
+    if (lp.vector_length > Policy::vector_length_max())
+      throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " +
+                                  ExecSpace::name() + ": at most " + std::to_string(Policy::vector_length_max()));
+    const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel, Kokkos::ParallelForTag());
+    if (lp.team_size > max_team)
+      throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
+                                  ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
+                                  std::to_string(lp.vector_length) + ")");
+  }
   Policy policy(report.teams, lp.team_size, lp.vector_length);
   report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
                          : bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;

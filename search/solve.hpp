@@ -65,6 +65,7 @@ struct SearchReport {
   double reads_per_variable = 0;  ///< propagators reading a variable, on average
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   double solve_time_s = 0;
+  double setup_time_s = 0;  ///< of solve_time_s: uploads, the root fixpoint, allocations (before the first launch)
   std::string space;
 };
 

@@ -271,6 +271,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err) {
     stat(out, "readsPerVariable", fmt::format("{:.2f}", rep.reads_per_variable));
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
+    stat(out, "searchSetupTime", fmt::format("{:.3f}", rep.setup_time_s));
     stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));
     if (optimise && rep.solutions > 0 && compiled.objective >= 0)
       stat(out, "objective", std::to_string(compiled.maximize ? -rep.best : rep.best));

@@ -10,8 +10,9 @@
 //   1. ternary: TeamThreadRange over chunks of `ternary_chunk` propagators (the vector length: 32
 //      lanes of a CUDA warp), ThreadVectorRange inside a chunk, one lane per propagator. Each chunk
 //      starts on a reconverged vector group: the portable form of Turbo's __syncwarp after each round
-//      of its propagator loop (for_each_lane; FixpointOptions::reconverge turns it off to measure it). With `local_ternary`, a vector group reruns its chunk until the chunk
-//      changes nothing (a lane reduction decides, so all lanes agree) before moving on.
+//      of its propagator loop (for_each_lane; FixpointOptions::reconverge turns it off to measure it).
+//      With `local_ternary`, a vector group reruns its chunk until the chunk changes nothing (a lane
+//      reduction decides, so all lanes agree) before moving on.
 //   2. rows of at most DeviceProgram's lane_row_terms terms: like the ternary family, one row per lane
 //      (most rows of a model are reified comparisons of one or two terms); longer rows:
 //      TeamThreadRange over them (one row per vector group), ThreadVectorRange over a row's terms (the
@@ -110,8 +111,17 @@ KOKKOS_INLINE_FUNCTION bool missed_wipe_out(const TeamMember& team, const StoreR
 /// Number of ints of team scratch team_fixpoint needs for its flags: changed and failed, three of each.
 constexpr int fixpoint_flag_count = 6;
 
-/// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
-/// call it; all return the same result.
+/// g(begin, end) for consecutive chunks [begin, end) of [0, n), `chunk` long (the last may be
+/// shorter), one chunk per vector group at a time (TeamThreadRange over the chunks).
+template <class TeamMember, class G>
+KOKKOS_INLINE_FUNCTION void for_each_chunk(const TeamMember& team, int n, int chunk, const G& g) {
+  const int num_chunks = (n + chunk - 1) / chunk;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
+    const int begin = c * chunk;
+    g(begin, begin + chunk < n ? begin + chunk : n);
+  });
+}
+
 /// f(i) for every i in [0, n), one index per lane of the team: TeamThreadRange over chunks,
 /// ThreadVectorRange inside. Kokkos ends each vector loop with a __syncwarp on CUDA, so with
 /// `reconverge` (the default) the chunks are `chunk` long (the vector length: one index per lane) and
@@ -127,14 +137,13 @@ KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chu
     const int share = (n + groups - 1) / groups;
     chunk = share > chunk ? share : chunk;
   }
-  const int num_chunks = (n + chunk - 1) / chunk;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
-    const int begin = c * chunk;
-    const int end = begin + chunk < n ? begin + chunk : n;
+  for_each_chunk(team, n, chunk, [&](const int begin, const int end) {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), f);
   });
 }
 
+/// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
+/// call it; all return the same result.
 template <class TeamMember, class MemorySpace, bool Concurrent>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                     const StoreRef<Concurrent>& s, int* flags,
@@ -150,7 +159,6 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const VectorLanes<TeamMember> lanes{team};
   const int num_ternary = program.num_ternary();
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
-  const int num_chunks = (num_ternary + chunk - 1) / chunk;
   const int num_rows = program.rows.size();
   const int num_lane_rows = program.num_lane_rows;
   int last = 0;
@@ -169,9 +177,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       for_each_lane(team, num_ternary, chunk, options.reconverge,
                     [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
     } else {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_chunks), [&](const int c) {
-        const int begin = c * chunk;
-        const int end = begin + chunk < num_ternary ? begin + chunk : num_ternary;
+      for_each_chunk(team, num_ternary, chunk, [&](const int begin, const int end) {
         for (;;) {
           int st = prop_unchanged;
           Kokkos::parallel_reduce(

@@ -15,8 +15,8 @@
 
 #include <chrono>
 #include <csignal>
-#include <fstream>
 #include <cstdlib>
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>

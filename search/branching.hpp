@@ -13,7 +13,13 @@
 // and at a random value (the bounds store cannot express x != v, so x = v | x != v becomes a split).
 //
 // Levels: select_branch is called by every thread of a team; the choice is a TeamThreadRange
-// reduction, so all threads agree on it without a barrier.
+// reduction per phase, so all threads agree on it. Two of those reductions in a row need a team
+// barrier between them on CUDA with Kokkos 3.4: its inter-warp step (cuda_inter_warp_reduction) leaves
+// the partial results in one static __shared__ array per reducer type with no barrier after the
+// threads read them, so a warp that starts the next phase's reduction can overwrite a partial that a
+// slower warp has not read yet. That warp then chose a different variable, or none ("every variable is
+// fixed") while the others went on: an unfixed node reported as a solution, which kcp's checker caught
+// on accap_a4 (perf/NOTES.md, entry 6).
 #pragma once
 
 #include "domains/store.hpp"
@@ -106,6 +112,7 @@ KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases
     const int n = phases.begin(k + 1) - first;
     const VarChoice vc = static_cast<VarChoice>(phases.var_choice(k));
     std::int64_t best = INT64_MAX;
+    if (k > 0) team.team_barrier();  // every thread has read the last phase's result (see above)
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, n),
         [&](const int i, std::int64_t& acc) {

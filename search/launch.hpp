@@ -19,9 +19,10 @@ struct LaunchParams {
 /// search_max_team_threads threads, and registers few enough for KCP_CUDA_MIN_BLOCKS resident teams
 /// per SM (the CMake cache variable of that name). Without bounds ptxas chose 124-172 registers
 /// depending on unrelated code changes, which moved the kernel between two resident teams per SM and
-/// one (perf/NOTES.md, entry 5).
+/// one (perf/NOTES.md, entry 5). 4 (at most 64 registers, 36 B spilled) ran 1.28x the nodes/s of 2
+/// on exp9's subset (entry 6).
 #ifndef KCP_CUDA_MIN_BLOCKS
-#define KCP_CUDA_MIN_BLOCKS 2
+#define KCP_CUDA_MIN_BLOCKS 4
 #endif
 constexpr int search_max_team_threads = 256;
 constexpr int search_min_teams_per_sm = KCP_CUDA_MIN_BLOCKS;

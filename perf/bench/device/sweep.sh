@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Full development-set sweep, one half per call: sweep.sh HALF(1|2) SPACE(cuda|openmp) LABEL [FUZZ_WORKERS]
+# Full development-set sweep, one half per call: REV=rev sweep.sh HALF(1|2) SPACE(cuda|openmp) LABEL [FUZZ_WORKERS]
+# (the binary is build/gpu/bin/kcp-REV; REV defaults to 471de0c, the session 2 sweep's)
 set -u
-half=$1; space=$2; label=$3; fuzz=${4:-0}
+half=$1; space=$2; label=$3; fuzz=${4:-0}; REV=${REV:-471de0c}
 mkdir -p $OUT/b /tmp/inst
 for f in gpu-bench/*.fzn.gz; do gunzip -c $f > /tmp/inst/$(basename $f .gz); done
 ls /tmp/inst/*.fzn | sort > /tmp/all.txt
@@ -12,7 +13,7 @@ if [ "$fuzz" -gt 0 ]; then
       -artifact_prefix=/tmp/crash- > /tmp/fuzz.log 2>&1) &
 fi
 extra=""; [ "$space" = openmp ] && extra="--threads 16"
-OMP_PROC_BIND=spread OMP_PLACES=threads python3 perf/bench/run.py --kcp build/gpu/bin/kcp-471de0c --space $space $extra --timeout 15 \
+OMP_PROC_BIND=spread OMP_PLACES=threads python3 perf/bench/run.py --kcp build/gpu/bin/kcp-$REV --revision $REV --space $space $extra --timeout 15 \
   --instances /tmp/list.txt --label "$label" --machine nvidia-h100 --out $OUT/b/$label-$half.csv 2>&1 | tail -3
 wait
 if [ "$fuzz" -gt 0 ]; then

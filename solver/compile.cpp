@@ -18,7 +18,8 @@
 //   array_var_{int,bool}_element              decomposed: e_i <-> (index = i), e_i -> (result = x_i),
 //                                              sum e_i = 1 (reified rows; a native family would be better)
 //   array_int_{minimum,maximum}               chain of ternary min / max
-//   set_in                                    bounds + one x != v row per hole
+//   set_in                                    bounds; a hole of 1-2 values: x != v rows; wider: a
+//                                              Boolean and two rows (exclude_holes)
 //   set_in_reif, set_in_imp                   reified rows G_j <-> x >= l_j, H_j <-> x > h_j per range
 //                                              [l_j, h_j]; x in S <-> sum G_j - sum H_j = 1 (a row)
 //   bool_not, bool_xor (2 args)               row a + b = 1
@@ -31,6 +32,7 @@
 #include "solver/compile.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -322,6 +324,8 @@ class Compiler {
   // --- sets ----------------------------------------------------------------------------------------
 
   void in_set(const Term& x, const IntSet& s, fzn::Location loc);
+  void exclude_holes(int x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges, const std::string& what,
+                     fzn::Location loc);
   void in_set_reified(const Term& x, const IntSet& s, const Term& b, Reification mode, fzn::Location loc);
 
  private:
@@ -613,14 +617,35 @@ void Compiler::in_set(const Term& x, const IntSet& s, fzn::Location loc) {
     unsatisfiable();
     return;
   }
-  std::int64_t holes = 0;
-  for (std::size_t k = 1; k < clipped.ranges.size(); ++k)
-    holes += clipped.ranges[k].first - clipped.ranges[k - 1].second - 1;
-  if (holes > max_holes) fail(loc, "the set has too many holes for the bounds store");
   narrow(r.var, clipped.min(), clipped.max());
-  for (std::size_t k = 1; k < clipped.ranges.size(); ++k)
-    for (std::int64_t h = clipped.ranges[k - 1].second + 1; h < clipped.ranges[k].first; ++h)
-      program().add_row(LinearKind::ne, {1}, {r.var}, h);
+  exclude_holes(r.var, clipped.ranges, "the set", loc);
+}
+
+/// The gaps between consecutive `ranges` (sorted, disjoint, inside x's bounds) excluded from x. A gap
+/// of one or two values costs one x != v row per value. A wider gap [a, b] costs a fresh Boolean g
+/// and two rows, g <-> x >= b + 1 and x - (ub(x) - a + 1) g <= a - 1 (g = 0: x <= a - 1): a bound
+/// that enters the gap leaves it in two fixpoint iterations, where one row per value moved it one
+/// value per iteration (sudoku-opt's domains such as {1, 14, 15, 24}: perf/NOTES.md, entry 7).
+void Compiler::exclude_holes(int x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
+                             const std::string& what, fzn::Location loc) {
+  std::int64_t rows = 0;
+  for (std::size_t k = 1; k < ranges.size(); ++k) {
+    const std::int64_t width = ranges[k].first - ranges[k - 1].second - 1;
+    rows += width <= 2 ? width : 2;
+  }
+  if (rows > max_holes) fail(loc, what + " has too many holes for the bounds store");
+  const std::int64_t top = program().ub[static_cast<std::size_t>(x)];
+  for (std::size_t k = 1; k < ranges.size(); ++k) {
+    const std::int64_t a = ranges[k - 1].second + 1, b = ranges[k].first - 1;
+    const std::int64_t big_m = top - a + 1;  // x - big_m <= a - 1 holds for every x <= top
+    if (b - a + 1 <= 2 || big_m > std::numeric_limits<std::int32_t>::max()) {
+      for (std::int64_t h = a; h <= b; ++h) program().add_row(LinearKind::ne, {1}, {x}, h);
+      continue;
+    }
+    const int g = new_bool();
+    program().add_row(LinearKind::le, {-1}, {x}, -(b + 1), g, Reification::equivalent);
+    program().add_row(LinearKind::le, {1, -static_cast<std::int32_t>(big_m)}, {x, g}, a - 1);
+  }
 }
 
 /// b <-> x in s (or b -> x in s). Over the ranges [l_j, h_j] of s within x's bounds, with
@@ -899,16 +924,8 @@ void Compiler::compile_variables() {
         }
         const int x = program().add_var(static_cast<std::int32_t>(lo), static_cast<std::int32_t>(hi));
         store[r] = x;
-        // Holes inside the hull: one x != v row each (the store keeps bounds only).
-        if (d) {
-          const auto& rs = d->ranges;
-          std::int64_t holes = 0;
-          for (std::size_t k = 1; k < rs.size(); ++k) holes += rs[k].first - rs[k - 1].second - 1;
-          if (holes > max_holes) fail(v.loc, "domain of '" + v.name + "' has too many holes for the bounds store");
-          for (std::size_t k = 1; k < rs.size(); ++k)
-            for (std::int64_t h = rs[k - 1].second + 1; h < rs[k].first; ++h)
-              program().add_row(LinearKind::ne, {1}, {x}, h);
-        }
+        // Holes inside the hull (the store keeps bounds only).
+        if (d) exclude_holes(x, d->ranges, "domain of '" + v.name + "'", v.loc);
       }
     }
     out_.model_vars[static_cast<std::size_t>(i)] = {false, 0, store[r]};

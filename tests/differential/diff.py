@@ -51,7 +51,11 @@ class Model:
         self.lines = []
         for x in self.ints:
             lo = rng.randint(-3, 2)
-            self.lines.append(f'var {lo}..{rng.randint(lo, 3)}: {x} :: output_var;')
+            if rng.random() < 0.15:  # a domain with holes, some three values or wider (compile's exclude_holes)
+                vals = sorted(set(rng.randint(-6, 6) for _ in range(rng.randint(2, 4))))
+                self.lines.append(f'var {{{",".join(map(str, vals))}}}: {x} :: output_var;')
+            else:
+                self.lines.append(f'var {lo}..{rng.randint(lo, 3)}: {x} :: output_var;')
         for b in self.bools:
             self.lines.append(f'var bool: {b} :: output_var;')
         self.constraints = []
@@ -174,6 +178,44 @@ def run_kcp(kcp, path, optimise, extra):
     return subprocess.run([kcp, '--check'] + ka + extra + [path], capture_output=True, text=True, timeout=120)
 
 
+def replay_batch(args, index, extra, tmp, record, counts, start):
+    """--replay through kcp_batch: --jobs processes, model k in share k mod jobs; a process still running
+    at the deadline is stopped, and the models it did not finish count as not run."""
+    jobs = max(1, args.jobs)
+    out = os.path.join(tmp, 'batch')
+    os.makedirs(out)
+    lists = [open(os.path.join(tmp, f'list{j}.txt'), 'w') for j in range(jobs)]
+    for n, row in enumerate(index):
+        k = int(row['model'])
+        path = os.path.join(args.replay, f'm{k}.fzn')
+        ka = ['-a'] if row['optimise'] != '1' else []
+        lists[n % jobs].write(' '.join([os.path.join(out, f'm{k}'), '--check'] + ka + extra + [path]) + '\n')
+    for f in lists:
+        f.close()
+    procs = [subprocess.Popen([args.batch], stdin=open(f.name), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for f in lists]
+    for p in procs:
+        try:
+            p.wait(timeout=max(1.0, start + args.deadline - time.time()) if args.deadline else None)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    for row in index:
+        k = int(row['model'])
+        base = os.path.join(out, f'm{k}')
+        if not os.path.exists(base + '.rc'):
+            counts['not_run'] += 1
+            continue
+        path = os.path.join(args.replay, f'm{k}.fzn')
+        text = open(path).read()
+        kp = subprocess.CompletedProcess([args.batch], int(open(base + '.rc').read() or 1), open(base + '.out').read(),
+                                         open(base + '.err').read())
+        gecode_out = open(os.path.join(args.replay, f'm{k}.gecode.txt')).read()
+        work = tempfile.mkdtemp(dir=tmp)
+        verdict, message = judge(args.kcp, path, text, row['optimise'] == '1', kp, gecode_out, int(row['gecode_rc']), work)
+        record(k, verdict, message, text, kp, gecode_out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--kcp', default='', help='the kcp binary (all modes but --emit)')
@@ -187,6 +229,11 @@ def main():
                     'a machine without Gecode, e.g. the GPU one)')
     ap.add_argument('--replay', default='', help='judge kcp on the models and Gecode outputs of an --emit DIR')
     ap.add_argument('--jobs', type=int, default=1, help='kcp runs at once (--replay)')
+    ap.add_argument('--batch', default='', help='--replay: run the models through this kcp_batch binary, --jobs '
+                    'processes each over a share (Kokkos starts once per process, not once per model)')
+    ap.add_argument('--start', type=int, default=0, help='--replay: skip the first START models of the index')
+    ap.add_argument('--deadline', type=float, default=0, help='--replay: start no model after this many seconds; '
+                    'the log row counts the models judged (for a device call\'s time limit)')
     ap.add_argument('extra', nargs=argparse.REMAINDER)
     args = ap.parse_args()
     extra = [a for a in args.extra if a != '--']
@@ -194,7 +241,7 @@ def main():
         ap.error('--kcp is required unless --emit')
     keep = args.keep or tempfile.mkdtemp(prefix='kcp-diff-')
     os.makedirs(keep, exist_ok=True)
-    counts = {'pass': 0, 'fail': 0, 'gecode_wrong': 0, 'skip': 0}
+    counts = {'pass': 0, 'fail': 0, 'gecode_wrong': 0, 'skip': 0, 'not_run': 0}
     start = time.time()
     seed, models = args.seed, args.models
     with tempfile.TemporaryDirectory() as tmp:
@@ -210,11 +257,15 @@ def main():
 
         if args.replay:
             seed = int(open(os.path.join(args.replay, 'seed.txt')).read())
-            index = list(csv.DictReader(open(os.path.join(args.replay, 'index.csv'))))
+            index = list(csv.DictReader(open(os.path.join(args.replay, 'index.csv'))))[args.start:]
             models = len(index)
             lock = threading.Lock()
 
             def one(row):
+                if args.deadline and time.time() - start > args.deadline:
+                    with lock:
+                        counts['not_run'] += 1
+                    return
                 k = int(row['model'])
                 path = os.path.join(args.replay, f'm{k}.fzn')
                 text = open(path).read()
@@ -226,9 +277,13 @@ def main():
                 with lock:
                     record(k, verdict, message, text, kp, gecode_out)
 
-            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-                for fut in [pool.submit(one, row) for row in index]:
-                    fut.result()
+            if args.batch:
+                replay_batch(args, index, extra, tmp, lambda k, verdict, message, text, kp, gecode_out: record(
+                    k, verdict, message, text, kp, gecode_out), counts, start)
+            else:
+                with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                    for fut in [pool.submit(one, row) for row in index]:
+                        fut.result()
         else:
             rng = random.Random(args.seed)
             builtins = args.only or sorted(BUILTINS)
@@ -256,14 +311,14 @@ def main():
                 return
     elapsed = time.time() - start
     print(f'{counts["pass"]} passed, {counts["fail"]} failed, {counts["gecode_wrong"]} where Gecode is wrong, '
-          f'{counts["skip"]} Gecode cannot run')
+          f'{counts["skip"]} Gecode cannot run' + (f', {counts["not_run"]} not run (deadline)' if counts['not_run'] else ''))
     if args.log:
         new = not os.path.exists(args.log)
         with open(args.log, 'a', newline='') as f:
             w = csv.writer(f)
             if new:
                 w.writerow(['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args'])
-            w.writerow([time.strftime('%Y-%m-%d %H:%M:%S'), seed, models, counts['fail'], counts['gecode_wrong'],
+            w.writerow([time.strftime('%Y-%m-%d %H:%M:%S'), seed, models - counts['not_run'], counts['fail'], counts['gecode_wrong'],
                         f'{elapsed:.1f}', ' '.join(extra)])
     sys.exit(1 if counts['fail'] else 0)
 

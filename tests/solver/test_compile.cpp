@@ -18,6 +18,7 @@
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/parser.hpp"
 #include "solver/int128.hpp"
+#include "tests/kernels.hpp"
 
 namespace kcp {
 namespace {
@@ -452,6 +453,28 @@ TEST(Compile, DomainsWithHolesAndAliases) {
                      "constraint int_le(h, y);\nsolve satisfy;\n"));
   // The alias's declared domain is outside the constant: no solution.
   EXPECT_TRUE(same_solutions("var 1..2: v = 3;\nvar 0..1: x;\nsolve satisfy;\n"));
+  // Gaps of three values and more take a Boolean and two rows (exclude_holes), in domains and sets.
+  EXPECT_TRUE(same_solutions("var {1, 5, 6, 12}: h;\nvar -3..14: y;\nconstraint int_le(h, y);\n"
+                             "constraint set_in(y, {-3, 0, 1, 2, 9, 14});\nsolve satisfy;\n"));
+}
+
+/// A bound entering a wide gap of a domain leaves it in one step of the gap's rows, not one value per
+/// fixpoint iteration: x in {1, 14, 15, 24} with x >= 2 is x >= 14 after at most three iterations.
+TEST(Compile, WideDomainGapsAreCrossedInAFewIterations) {
+  const Compiled c = compile(fzn::parse_string("var {1, 14, 15, 24}: x;\nsolve satisfy;\n", "t.fzn"));
+  Program p = c.program;
+  const auto x = static_cast<std::size_t>(c.model_vars[0].var);
+  EXPECT_LE(p.num_rows(), 4);  // two gaps, two rows each (was 20 x != v rows)
+  p.lb[x] = 2;
+  const test::FixpointOutcome out = test::serial_fixpoint_on(p);
+  ASSERT_FALSE(out.failed);
+  EXPECT_EQ(out.lb[x], 14);
+  EXPECT_EQ(out.ub[x], 24);
+  EXPECT_LE(out.iterations, 3);
+  p.lb[x] = 16;
+  const test::FixpointOutcome top = test::serial_fixpoint_on(p);
+  ASSERT_FALSE(top.failed);
+  EXPECT_EQ(top.lb[x], 24);
 }
 
 TEST(Compile, EqualityMergingKeepsModelVariablesOnTheRepresentative) {

@@ -16,11 +16,9 @@ namespace kcp {
 
 /// A model error found while compiling: unsupported builtin, malformed call, value out of the store's
 /// range, ... An unsatisfiable model is not an error: see Compiled::root_failed.
-class CompileError : public std::runtime_error {
+class CompileError : public fzn::LocatedError {
  public:
-  CompileError(const std::string& file, fzn::Location loc, const std::string& message)
-      : std::runtime_error(file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) +
-                           ": error: " + message) {}
+  using fzn::LocatedError::LocatedError;
 };
 
 /// Where a model variable's value lives: a store variable, or a constant.

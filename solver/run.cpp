@@ -325,11 +325,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (!o.verify.empty()) return verify(o, out);
     KokkosSession kokkos(o.threads);
     return solve(o, out, err);
-  } catch (const fzn::ParseError& e) {
-    fmt::print(err, "{}\n", e.what());
-  } catch (const fzn::SolutionError& e) {
-    fmt::print(err, "{}\n", e.what());
-  } catch (const CompileError& e) {
+  } catch (const fzn::LocatedError& e) {  // parse, compile and solution errors name their place
     fmt::print(err, "{}\n", e.what());
   } catch (const std::exception& e) {
     fmt::print(err, "kcp: error: {}\n", e.what());

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,22 @@ namespace kcp::fzn {
 struct Location {
   int line = 0;
   int column = 0;
+};
+
+/// "<file>:<line>:<column>: error: <message>", or "<file>:<line>: error: <message>" for a place known
+/// to its line only (column 0): how kcp names a place in a model or a solution text.
+inline std::string located_message(const std::string& file, Location loc, const std::string& message) {
+  std::string where = file + ":" + std::to_string(loc.line);
+  if (loc.column != 0 || loc.line == 0) where += ":" + std::to_string(loc.column);
+  return where + ": error: " + message;
+}
+
+/// An error about a place in a file (parsing, compiling, reading a solution); what() is its
+/// located_message, which the command line prints as it is.
+class LocatedError : public std::runtime_error {
+ public:
+  LocatedError(const std::string& file, Location loc, const std::string& message)
+      : std::runtime_error(located_message(file, loc, message)) {}
 };
 
 /// A set of integers as sorted, disjoint, non-adjacent closed ranges.

@@ -23,11 +23,6 @@ namespace {
 // end.
 constexpr int kMaxNesting = 256;
 
-std::string format_error(const std::string& file, Location loc, const std::string& message) {
-  return file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) +
-         ": error: " + message;
-}
-
 // Character classes, looked up per byte in the lexer's inner loops.
 enum : std::uint8_t { kIdentStart = 1, kIdentChar = 2, kDigit = 4 };
 
@@ -1418,7 +1413,7 @@ Model parse_text(const std::string& text, const std::string& name) {
 }  // namespace
 
 ParseError::ParseError(std::string file, Location loc, const std::string& message)
-    : std::runtime_error(format_error(file, loc, message)),
+    : LocatedError(file, loc, message),
       file_(std::move(file)),
       loc_(loc),
       message_(message) {}

@@ -24,7 +24,7 @@
 namespace kcp::fzn {
 
 /// A syntax or support error; what() is "<file>:<line>:<col>: error: <message>".
-class ParseError : public std::runtime_error {
+class ParseError : public LocatedError {
  public:
   ParseError(std::string file, Location loc, const std::string& message);
 

@@ -51,7 +51,7 @@ class Reader {
 
  private:
   [[noreturn]] void fail(int line, const std::string& what) const {
-    throw SolutionError(source_ + ":" + std::to_string(line) + ": error: " + what);
+    throw SolutionError(source_, Location{line, 0}, what);
   }
 
   void start() {

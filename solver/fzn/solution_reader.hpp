@@ -15,9 +15,9 @@ namespace kcp::fzn {
 
 /// A solution text that does not fit the model: an unknown name, a malformed value, a variable left
 /// without a value. The message names the line.
-class SolutionError : public std::runtime_error {
+class SolutionError : public LocatedError {
  public:
-  using std::runtime_error::runtime_error;
+  using LocatedError::LocatedError;
 };
 
 /// Every solution in `in` (assignments "name = value;" of the model's output items, each solution

@@ -7,18 +7,11 @@
 # build/gpu/bin/kcp-REV and build/gpu/race (kcp_batch-REV, kcp_tests-REVq).
 source perf/bench/device/sanitize-common.sh "$1"
 race() {
-  local start=$SECONDS
-  for c in ElementOnBackend/Cuda.TeamPropagationEqualsTheSerialReference LinearOnBackend/Cuda.TeamPropagationEqualsTheSerialReferencePerRow \
-           LinearOnBackend/Cuda.ReifiedRowsEqualTheSerialReference TernaryOnBackend/Cuda.TeamPropagationEqualsTheSerialReferencePerOp \
-           FixpointOnBackend/Cuda.QueueFixpointFromTheRootEqualsSerial FixpointOnBackend/Cuda.QueueFixpointFromEventsEqualsSerialRoundAfterRound \
-           FixpointOnBackend/Cuda.TeamFixpointEqualsSerialFixpointOnRandomNetworks; do
-    left=$((420 - (SECONDS - start)))
-    [ $left -lt 10 ] && { echo "$c: not run (time)"; continue; }
-    timeout $left $CS --tool racecheck $T --gtest_filter="$c" > /tmp/rc.txt 2>&1
-    rc=$?
-    echo "$c rc=$rc $(grep -E 'RACECHECK SUMMARY' /tmp/rc.txt) $(grep -cE '^\[       OK \]' /tmp/rc.txt) ok"
-    grep -q "0 hazards displayed" /tmp/rc.txt || cp /tmp/rc.txt "$OUT/b/racecheck-${c//\//-}.txt"
-  done
+  racecheck_cases 420 ElementOnBackend/Cuda.TeamPropagationEqualsTheSerialReference \
+    LinearOnBackend/Cuda.TeamPropagationEqualsTheSerialReferencePerRow LinearOnBackend/Cuda.ReifiedRowsEqualTheSerialReference \
+    TernaryOnBackend/Cuda.TeamPropagationEqualsTheSerialReferencePerOp FixpointOnBackend/Cuda.QueueFixpointFromTheRootEqualsSerial \
+    FixpointOnBackend/Cuda.QueueFixpointFromEventsEqualsSerialRoundAfterRound \
+    FixpointOnBackend/Cuda.TeamFixpointEqualsSerialFixpointOnRandomNetworks
 }
 diffs() {
   tar xzf gpu-bench/cuda-diff.tgz -C /tmp

@@ -10,18 +10,11 @@
 # build/gpu/bin/kcp-REV, build/gpu/race/kcp_batch-REV and build/gpu/race/kcp_tests-REVq.
 source perf/bench/device/sanitize-common.sh "$1"
 race() {
-  local start=$SECONDS
-  for c in StoreInScratchLevelOneGivesTheSameCount OneNodePerLaunchGivesTheSameAnswers AnnotatedSearchFindsGecodesFirstSolution \
-           OptimumIsTheSameForEveryTeamCount EveryTeamAndSubproblemSplitFindsEachSolutionOnce \
-           TernaryRowsAndNoReconvergenceKeepTheAnswers EveryBranchingChoiceEnumeratesEverySolutionOnce \
-           AllFamiliesTeamEqualsSerialWithAndWithoutSortingAndLocalTernary; do
-    left=$((500 - (SECONDS - start)))
-    [ $left -lt 10 ] && { echo "$c: not run (time)"; continue; }
-    timeout $left $CS --tool racecheck $T --gtest_filter="*/Cuda.$c" > /tmp/rc.txt 2>&1
-    rc=$?
-    echo "$c rc=$rc $(grep -E 'RACECHECK SUMMARY' /tmp/rc.txt) $(grep -cE '^\[       OK \]' /tmp/rc.txt) ok"
-    grep -q "0 hazards displayed" /tmp/rc.txt || cp /tmp/rc.txt "$OUT/b/racecheck-$c.txt"
-  done
+  racecheck_cases 500 '*/Cuda.StoreInScratchLevelOneGivesTheSameCount' '*/Cuda.OneNodePerLaunchGivesTheSameAnswers' \
+    '*/Cuda.AnnotatedSearchFindsGecodesFirstSolution' '*/Cuda.OptimumIsTheSameForEveryTeamCount' \
+    '*/Cuda.EveryTeamAndSubproblemSplitFindsEachSolutionOnce' '*/Cuda.TernaryRowsAndNoReconvergenceKeepTheAnswers' \
+    '*/Cuda.EveryBranchingChoiceEnumeratesEverySolutionOnce' \
+    '*/Cuda.AllFamiliesTeamEqualsSerialWithAndWithoutSortingAndLocalTernary'
 }
 race > $OUT/b/racecheck.txt 2>&1 &
 tar xzf gpu-bench/cuda-diff2.tgz -C /tmp

@@ -8,3 +8,17 @@ T=build/gpu/race/kcp_tests-${REV}q
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 mkdir -p "$OUT/b"
 export OMP_PROC_BIND=false KCP_TEST_QUICK=1
+
+# racecheck_cases SECONDS FILTER...: racecheck on each gtest filter in turn until SECONDS have passed;
+# a line per case (rc, racecheck's summary, cases passed), the full output kept when not clean.
+racecheck_cases() {
+  local limit=$1 start=$SECONDS c left rc; shift
+  for c in "$@"; do
+    left=$((limit - (SECONDS - start)))
+    [ $left -lt 10 ] && { echo "$c: not run (time)"; continue; }
+    timeout $left $CS --tool racecheck $T --gtest_filter="$c" > /tmp/rc.txt 2>&1
+    rc=$?
+    echo "$c rc=$rc $(grep -E 'RACECHECK SUMMARY' /tmp/rc.txt) $(grep -cE '^\[       OK \]' /tmp/rc.txt) ok"
+    grep -q "0 hazards displayed" /tmp/rc.txt || cp /tmp/rc.txt "$OUT/b/racecheck-${c//[\/*]/-}.txt"
+  done
+}

@@ -5,7 +5,10 @@ builtin, solved by kcp and by fzn-gecode; the solution sets (satisfaction, -a) o
 
 usage: diff.py --kcp BIN [--models N] [--seed S] [--gecode fzn-gecode] [--keep DIR] [--log CSV] [-- kcp args]
        diff.py --emit DIR [--models N] [--seed S]          (models + Gecode's outputs, for a machine without Gecode)
-       diff.py --kcp BIN --replay DIR [--jobs N] [--log CSV] [-- kcp args]
+       diff.py --kcp BIN --replay DIR [--jobs N] [--batch KCP_BATCH] [--start K] [--deadline S] [--log CSV] [-- kcp args]
+               (--batch: the models run through tests/differential/kcp_batch, N processes, Kokkos started once
+                each: how the CUDA differential runs; --start skips the first K models, --deadline starts
+                none after S seconds and logs the models judged)
 
 Exit status 0 when every model agrees; a disagreeing model is written to --keep (default: a temp
 folder, printed) with both outputs, so it can be replayed by hand.

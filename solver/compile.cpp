@@ -628,20 +628,26 @@ void Compiler::in_set(const Term& x, const IntSet& s, fzn::Location loc) {
 /// value per iteration (sudoku-opt's domains such as {1, 14, 15, 24}: perf/NOTES.md, entry 7).
 void Compiler::exclude_holes(int x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
                              const std::string& what, fzn::Location loc) {
+  const std::int64_t top = program().ub[static_cast<std::size_t>(x)];
+  // Gap k is [a, b]; big_m = top - a + 1 makes x - big_m <= a - 1 hold for every x <= top. A gap of one
+  // or two values, or one whose big_m is no 32-bit coefficient, is excluded value by value.
+  auto gap = [&](std::size_t k) { return std::make_pair(ranges[k - 1].second + 1, ranges[k].first - 1); };
+  auto by_value = [&](std::int64_t a, std::int64_t b) {
+    return b - a + 1 <= 2 || top - a + 1 > std::numeric_limits<std::int32_t>::max();
+  };
   std::int64_t rows = 0;
   for (std::size_t k = 1; k < ranges.size(); ++k) {
-    const std::int64_t width = ranges[k].first - ranges[k - 1].second - 1;
-    rows += width <= 2 ? width : 2;
+    const auto [a, b] = gap(k);
+    rows += by_value(a, b) ? b - a + 1 : 2;
   }
   if (rows > max_holes) fail(loc, what + " has too many holes for the bounds store");
-  const std::int64_t top = program().ub[static_cast<std::size_t>(x)];
   for (std::size_t k = 1; k < ranges.size(); ++k) {
-    const std::int64_t a = ranges[k - 1].second + 1, b = ranges[k].first - 1;
-    const std::int64_t big_m = top - a + 1;  // x - big_m <= a - 1 holds for every x <= top
-    if (b - a + 1 <= 2 || big_m > std::numeric_limits<std::int32_t>::max()) {
+    const auto [a, b] = gap(k);
+    if (by_value(a, b)) {
       for (std::int64_t h = a; h <= b; ++h) program().add_row(LinearKind::ne, {1}, {x}, h);
       continue;
     }
+    const std::int64_t big_m = top - a + 1;
     const int g = new_bool();
     program().add_row(LinearKind::le, {-1}, {x}, -(b + 1), g, Reification::equivalent);
     program().add_row(LinearKind::le, {1, -static_cast<std::int32_t>(big_m)}, {x, g}, a - 1);

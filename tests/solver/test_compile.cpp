@@ -596,6 +596,13 @@ TEST(CompileErrors, UnknownBuiltinNamesItsLocation) {
                        "t.fzn:3:1: error: unsupported builtin 'int_frob'");
 }
 
+/// A gap too wide for the Boolean encoding's 32-bit coefficient is counted value by value, as it would
+/// be excluded: over the limit, a clear error rather than billions of rows.
+TEST(CompileErrors, GapsTooWideForTheBooleanEncodingCountValueByValue) {
+  expect_compile_error("var {-2000000000, 0, 2000000000}: x;\nsolve satisfy;\n",
+                       "t.fzn:1:1: error: domain of 'x' has too many holes for the bounds store");
+}
+
 TEST(CompileErrors, WrongArgumentKinds) {
   expect_compile_error("var 1..3: x;\nconstraint int_le([x], x);\nsolve satisfy;\n",
                        "t.fzn:2:1: error: int_le: argument 1 should be an int but is an array");

@@ -176,9 +176,25 @@ def judge(kcp, path, text, optimise, kp, gecode_out, gecode_rc, tmp):
     return 'fail', f'objective {kv} ({status(kp.stdout)}) against Gecode\'s {gv} ({status(gecode_out)})'
 
 
+def kcp_args(path, optimise, extra):
+    """kcp's arguments for one model: every solution checked, all of them (-a) unless optimising."""
+    return ['--check'] + (['-a'] if not optimise else []) + extra + [path]
+
+
 def run_kcp(kcp, path, optimise, extra):
-    ka = ['-a'] if not optimise else []
-    return subprocess.run([kcp, '--check'] + ka + extra + [path], capture_output=True, text=True, timeout=120)
+    return subprocess.run([kcp] + kcp_args(path, optimise, extra), capture_output=True, text=True, timeout=120)
+
+
+def judge_replayed(args, row, kp, tmp):
+    """judge() for the model of an --emit index row that kcp ran as kp: (k, verdict, message, text,
+    Gecode's output), the arguments of record()."""
+    k = int(row['model'])
+    path = os.path.join(args.replay, f'm{k}.fzn')
+    text = open(path).read()
+    gecode_out = open(os.path.join(args.replay, f'm{k}.gecode.txt')).read()
+    verdict, message = judge(args.kcp, path, text, row['optimise'] == '1', kp, gecode_out, int(row['gecode_rc']),
+                             tempfile.mkdtemp(dir=tmp))
+    return k, verdict, message, text, kp, gecode_out
 
 
 def replay_batch(args, index, extra, tmp, record, counts, start):
@@ -191,8 +207,7 @@ def replay_batch(args, index, extra, tmp, record, counts, start):
     for n, row in enumerate(index):
         k = int(row['model'])
         path = os.path.join(args.replay, f'm{k}.fzn')
-        ka = ['-a'] if row['optimise'] != '1' else []
-        lists[n % jobs].write(' '.join([os.path.join(out, f'm{k}'), '--check'] + ka + extra + [path]) + '\n')
+        lists[n % jobs].write(' '.join([os.path.join(out, f'm{k}')] + kcp_args(path, row['optimise'] == '1', extra)) + '\n')
     for f in lists:
         f.close()
     procs = [subprocess.Popen([args.batch], stdin=open(f.name), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -204,19 +219,13 @@ def replay_batch(args, index, extra, tmp, record, counts, start):
             p.kill()
             p.wait()
     for row in index:
-        k = int(row['model'])
-        base = os.path.join(out, f'm{k}')
+        base = os.path.join(out, f'm{row["model"]}')
         if not os.path.exists(base + '.rc'):
             counts['not_run'] += 1
             continue
-        path = os.path.join(args.replay, f'm{k}.fzn')
-        text = open(path).read()
         kp = subprocess.CompletedProcess([args.batch], int(open(base + '.rc').read() or 1), open(base + '.out').read(),
                                          open(base + '.err').read())
-        gecode_out = open(os.path.join(args.replay, f'm{k}.gecode.txt')).read()
-        work = tempfile.mkdtemp(dir=tmp)
-        verdict, message = judge(args.kcp, path, text, row['optimise'] == '1', kp, gecode_out, int(row['gecode_rc']), work)
-        record(k, verdict, message, text, kp, gecode_out)
+        record(*judge_replayed(args, row, kp, tmp))
 
 
 def main():
@@ -269,20 +278,14 @@ def main():
                     with lock:
                         counts['not_run'] += 1
                     return
-                k = int(row['model'])
-                path = os.path.join(args.replay, f'm{k}.fzn')
-                text = open(path).read()
-                optimise = row['optimise'] == '1'
-                gecode_out = open(os.path.join(args.replay, f'm{k}.gecode.txt')).read()
-                kp = run_kcp(args.kcp, path, optimise, extra)
-                work = tempfile.mkdtemp(dir=tmp)
-                verdict, message = judge(args.kcp, path, text, optimise, kp, gecode_out, int(row['gecode_rc']), work)
+                path = os.path.join(args.replay, f'm{row["model"]}.fzn')
+                kp = run_kcp(args.kcp, path, row['optimise'] == '1', extra)
+                judged = judge_replayed(args, row, kp, tmp)
                 with lock:
-                    record(k, verdict, message, text, kp, gecode_out)
+                    record(*judged)
 
             if args.batch:
-                replay_batch(args, index, extra, tmp, lambda k, verdict, message, text, kp, gecode_out: record(
-                    k, verdict, message, text, kp, gecode_out), counts, start)
+                replay_batch(args, index, extra, tmp, record, counts, start)
             else:
                 with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
                     for fut in [pool.submit(one, row) for row in index]:

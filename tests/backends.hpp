@@ -6,7 +6,22 @@
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <vector>
+
 namespace kcp::test {
+
+/// KCP_TEST_QUICK is set for compute-sanitizer runs (perf/bench/device/sanitize-common.sh): racecheck
+/// tracks every shared-memory access and makes a kernel launch 10-100 times slower, so tests that
+/// sweep parameters run a part of the sweep that still takes every kernel path.
+inline bool quick_mode() { return std::getenv("KCP_TEST_QUICK") != nullptr; }
+
+/// A swept parameter's values; under quick_mode only the first and the last.
+template <class T>
+std::vector<T> sweep(std::vector<T> values) {
+  if (quick_mode() && values.size() > 2) values = {values.front(), values.back()};
+  return values;
+}
 
 using Backends = ::testing::Types<
 #ifdef KOKKOS_ENABLE_CUDA

@@ -33,11 +33,13 @@ struct Outcome {
   std::vector<std::int64_t> first, last;
 };
 
-/// Under KCP_TEST_QUICK (compute-sanitizer runs: racecheck tracks every shared-memory access, and
-/// the backend's default of 1,056 CUDA teams takes minutes a case), searches that leave the team count
-/// to the backend run 4 teams; the answers the tests expect do not depend on it.
+using test::sweep;
+
+/// Under test::quick_mode (compute-sanitizer runs: the backend's default of 1,056 CUDA teams takes
+/// minutes a case under racecheck), searches that leave the team count to the backend run 4 teams;
+/// the answers the tests expect do not depend on it.
 SearchOptions quick(SearchOptions o) {
-  if (o.teams == 0 && std::getenv("KCP_TEST_QUICK") != nullptr) o.teams = 4;
+  if (o.teams == 0 && test::quick_mode()) o.teams = 4;
   return o;
 }
 
@@ -243,8 +245,8 @@ TYPED_TEST(SearchOnBackend, StoreInScratchLevelOneGivesTheSameCount) {
 
 TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
   for (const bool snapshots : {true, false}) {
-    for (const int teams : {1, 2, 3, 8}) {
-      for (const int depth : {0, 1, 4, 12}) {
+    for (const int teams : sweep<int>({1, 2, 3, 8})) {
+      for (const int depth : sweep<int>({0, 1, 4, 12})) {
         SearchOptions o;
         o.max_solutions = 0;
         o.teams = teams;
@@ -285,7 +287,7 @@ TYPED_TEST(SearchOnBackend, TernaryRowsAndNoReconvergenceKeepTheAnswers) {
   for (const bool ternary : {false, true}) {
     for (const bool reconverge : {true, false}) {
       for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
-        for (const int teams : {1, 3}) {
+        for (const int teams : test::quick_mode() ? std::vector<int>{3} : std::vector<int>{1, 3}) {
           CompileOptions co;
           co.ternary_rows = ternary;
           SearchOptions o;
@@ -369,8 +371,12 @@ TYPED_TEST(SearchOnBackend, EveryBranchingChoiceEnumeratesEverySolutionOnce) {
                         "occurrence", "most_constrained", "max_regret"};
   const char* values[] = {"indomain_min", "indomain_max", "indomain_split", "indomain_reverse_split",
                           "indomain_median", "indomain_random"};
-  for (const char* v : vars) {
-    for (const char* val : values) {
+  // Under quick_mode each variable choice once, with the value choices in turn (all of both are met).
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 6; ++j) {
+      if (test::quick_mode() && j != i % 6) continue;
+      const char* v = vars[i];
+      const char* val = values[j];
       SearchOptions o;
       o.max_solutions = 0;
       o.teams = 2;
@@ -392,7 +398,7 @@ TYPED_TEST(SearchOnBackend, EveryThreadChoosesTheSameBranchAfterFixedPhases) {
   LaunchParams lp = default_launch_params<TypeParam>();
   const bool gpu = lp.vector_length > 1;
   if (!gpu) lp.team_size = std::min(4, TypeParam().concurrency());
-  const bool quick = std::getenv("KCP_TEST_QUICK") != nullptr;
+  const bool quick = test::quick_mode();
   EXPECT_EQ(branch_disagreements<TypeParam>(6, 40, quick ? 2 : gpu ? 528 : 4, quick ? 4 : gpu ? 400 : 50, lp), 0);
 }
 

@@ -10,15 +10,18 @@ mkdir -p "$OUT/b"
 export OMP_PROC_BIND=false KCP_TEST_QUICK=1
 
 # racecheck_cases SECONDS FILTER...: racecheck on each gtest filter in turn until SECONDS have passed;
-# a line per case (rc, racecheck's summary, cases passed), the full output kept when not clean.
+# a line per case (rc, racecheck's summary, cases passed, seconds), the full output kept when not clean.
+# Several may run at once (each output has its own file).
 racecheck_cases() {
-  local limit=$1 start=$SECONDS c left rc; shift
+  local limit=$1 start=$SECONDS c left rc t0 log; shift
   for c in "$@"; do
     left=$((limit - (SECONDS - start)))
     [ $left -lt 10 ] && { echo "$c: not run (time)"; continue; }
-    timeout $left $CS --tool racecheck $T --gtest_filter="$c" > /tmp/rc.txt 2>&1
+    log=$(mktemp); t0=$SECONDS
+    timeout $left $CS --tool racecheck $T --gtest_filter="$c" > $log 2>&1
     rc=$?
-    echo "$c rc=$rc $(grep -E 'RACECHECK SUMMARY' /tmp/rc.txt) $(grep -cE '^\[       OK \]' /tmp/rc.txt) ok"
-    grep -q "0 hazards displayed" /tmp/rc.txt || cp /tmp/rc.txt "$OUT/b/racecheck-${c//[\/*]/-}.txt"
+    echo "$c rc=$rc $(grep -E 'RACECHECK SUMMARY' $log) $(grep -cE '^\[       OK \]' $log) ok $((SECONDS - t0)) s"
+    grep -q "0 hazards displayed" $log || cp $log "$OUT/b/racecheck-${c//[\/*]/-}.txt"
+    rm -f $log
   done
 }

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,6 +35,13 @@ LaunchParams default_launch_params() {
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return {8, 32};
 #endif
   return {1, 1};
+}
+
+/// Teams the search runs when the caller leaves it to the backend: as many as run at once.
+template <class ExecSpace>
+int default_teams(const LaunchParams& lp) {
+  const int threads = ExecSpace().concurrency();
+  return std::max(1, threads / std::max(1, lp.team_size * lp.vector_length));
 }
 
 /// The execution spaces this build has, by the names of the --space options.

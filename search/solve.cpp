@@ -73,12 +73,6 @@ SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o
   return d;
 }
 
-template <class ExecSpace>
-int default_teams(const LaunchParams& lp) {
-  const int threads = ExecSpace().concurrency();
-  return std::max(1, threads / std::max(1, lp.team_size * lp.vector_length));
-}
-
 template <class ExecSpace, bool Concurrent>
 SearchReport run_slices(const Program& original, const SearchOptions& options, const SolutionCallback& on_solution,
                         const LaunchParams& lp) {
@@ -308,10 +302,55 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
   // One thread per store needs no atomics; several narrow it concurrently and do.
-  SearchReport r = lp.team_size * lp.vector_length > 1
-                       ? run_slices<ExecSpace, true>(program, options, on_solution, lp)
-                       : run_slices<ExecSpace, false>(program, options, on_solution, lp);
-  r.space = ExecSpace::name();
+  const auto run = [&](const SearchOptions& o, const SolutionCallback& cb) {
+    SearchReport r = lp.team_size * lp.vector_length > 1 ? run_slices<ExecSpace, true>(program, o, cb, lp)
+                                                         : run_slices<ExecSpace, false>(program, o, cb, lp);
+    r.space = ExecSpace::name();
+    return r;
+  };
+  const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&
+                     default_teams<ExecSpace>(lp) > 1;
+  if (!probe) return run(options, on_solution);
+
+  // The probe: one team, no split, solutions held back until it is known whether they are the answer.
+  const auto start = Clock::now();
+  const bool limit_within_probe = options.time_limit_s > 0 && options.time_limit_s <= options.probe_s;
+  SearchOptions p = options;
+  p.teams = 1;
+  p.subproblem_depth = 0;
+  p.time_limit_s = limit_within_probe ? options.time_limit_s : options.probe_s;
+  std::vector<std::vector<std::int32_t>> held;
+  SearchReport pr = run(p, [&](const std::vector<std::int32_t>& store) {
+    held.push_back(store);
+    return true;
+  });
+  const bool enough = options.objective < 0 && options.max_solutions > 0 && pr.solutions >= options.max_solutions;
+  if (pr.complete || enough || pr.interrupted || limit_within_probe) {
+    pr.solutions = 0;
+    for (const auto& store : held) {
+      ++pr.solutions;
+      if (!on_solution(store)) {
+        pr.complete = false;
+        break;
+      }
+    }
+    pr.probe_s = pr.solve_time_s;
+    pr.probe_finished = true;
+    return pr;
+  }
+  // The fleet, from the root, in what is left of the time limit; the probe's work counts in the totals.
+  SearchOptions f = options;
+  const double probe_s = seconds_since(start);
+  if (options.time_limit_s > 0) f.time_limit_s = std::max(1e-3, options.time_limit_s - probe_s);
+  SearchReport r = run(f, on_solution);
+  r.nodes += pr.nodes;
+  r.failures += pr.failures;
+  r.fixpoint_iterations += pr.fixpoint_iterations;
+  r.launches += pr.launches;
+  r.peak_depth = std::max(r.peak_depth, pr.peak_depth);
+  r.setup_time_s += pr.setup_time_s;
+  r.solve_time_s += probe_s;
+  r.probe_s = probe_s;
   return r;
 }
 

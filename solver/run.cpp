@@ -44,6 +44,7 @@ struct Options {
   int vector_length = 0;
   int scratch_level = -1;
   std::int64_t slice_nodes = 0;
+  int probe_ms = 50;
   int teams = 0;
   int subproblem_depth = -1;
   int max_depth = 0;
@@ -99,6 +100,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--probe-ms", o.probe_ms,
+                 "With the default teams and subproblems on a backend of several teams: search with one team "
+                 "for up to this long first, and keep its answer when it finishes (0: no probe)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
@@ -202,6 +207,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, Doing& doing) 
   // What parsing and compiling left of the limit; never 0, which would mean no limit.
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
   so.slice_nodes = o.slice_nodes;
+  so.probe_s = o.probe_ms / 1000.0;
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;
   so.scratch_level = o.scratch_level;
@@ -300,6 +306,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, Doing& doing) 
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
     stat(out, "searchSetupTime", fmt::format("{:.3f}", rep.setup_time_s));
+    stat(out, "probeTime", fmt::format("{:.3f}", rep.probe_s));
+    stat(out, "probeFinished", rep.probe_finished ? "true" : "false");
     stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));
     if (optimise && rep.solutions > 0 && compiled.objective >= 0)
       stat(out, "objective", std::to_string(compiled.maximize ? -rep.best : rep.best));

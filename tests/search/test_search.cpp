@@ -37,9 +37,12 @@ using test::sweep;
 
 /// Under test::quick_mode (compute-sanitizer runs: the backend's default of 1,056 CUDA teams takes
 /// minutes a case under racecheck), searches that leave the team count to the backend run 4 teams;
-/// the answers the tests expect do not depend on it.
+/// the answers the tests expect do not depend on it. The probe (SearchOptions::probe_s) is off unless
+/// a test sets it: with it, whether one team or the fleet finishes a small tree depends on timing, and
+/// the fleet is what these tests are about.
 SearchOptions quick(SearchOptions o) {
   if (o.teams == 0 && test::quick_mode()) o.teams = 4;
+  if (o.probe_s == SearchOptions{}.probe_s) o.probe_s = 0;
   return o;
 }
 
@@ -207,6 +210,47 @@ TYPED_TEST(SearchOnBackend, BackpackOptimumIs51AndProven) {
   EXPECT_EQ(-out.report.best, 51);
   // Each reported solution improves on the previous one: the last is the optimum.
   EXPECT_EQ(out.last[6], 51);  // total
+}
+
+/// The probe (SearchOptions::probe_s) on backends that run several teams by default: a tree this small
+/// is finished by the one-team probe, which is then the answer; a probe too short to finish hands
+/// over to the fleet, which starts from the root, and no solution is reported twice or lost.
+TYPED_TEST(SearchOnBackend, AProbeThatFinishesIsTheAnswerAndOneThatRunsOutHandsOver) {
+  // Under quick_mode the tests run 4 teams, which turns the probe off: only the answers are checked.
+  const bool fleet = default_teams<TypeParam>(default_launch_params<TypeParam>()) > 1 && !test::quick_mode();
+  for (const double probe_s : {10.0, 1e-9}) {
+    const bool finishes = probe_s > 1;
+    const std::string what = finishes ? "a probe that finishes" : "a probe that runs out";
+    SearchOptions o;
+    o.max_solutions = 0;
+    o.probe_s = probe_s;
+    const Outcome queens = solve_file<TypeParam>(example("queens.fzn"), o);
+    EXPECT_TRUE(queens.report.complete) << what;
+    EXPECT_EQ(queens.reported, 92) << what;
+    EXPECT_EQ(queens.distinct.size(), 92u) << what;
+    EXPECT_EQ(queens.report.solutions, 92) << what;
+    EXPECT_EQ(queens.report.probe_finished, fleet && finishes) << what;
+    EXPECT_EQ(queens.report.probe_s > 0, fleet) << what;
+    if (fleet) {
+      EXPECT_EQ(queens.report.teams, finishes ? 1 : default_teams<TypeParam>(default_launch_params<TypeParam>())) << what;
+    }
+
+    std::vector<std::int64_t> totals;
+    SearchOptions b;
+    b.probe_s = probe_s;
+    const fzn::Model model = fzn::parse_file(example("backpack.fzn"));
+    const Compiled c = compile(model);
+    b.objective = c.objective;
+    const SearchReport r = search<TypeParam>(c.program, quick(b), [&](const std::vector<std::int32_t>& store) {
+      totals.push_back(model_values(c, store)[6]);
+      return true;
+    });
+    EXPECT_TRUE(r.complete) << what;
+    ASSERT_FALSE(totals.empty()) << what;
+    EXPECT_EQ(totals.back(), 51) << what;
+    EXPECT_TRUE(std::is_sorted(totals.begin(), totals.end(), std::less_equal<>())) << what << ": not improving";
+    EXPECT_EQ(r.probe_finished, fleet && finishes) << what;
+  }
 }
 
 TYPED_TEST(SearchOnBackend, OneNodePerLaunchGivesTheSameAnswers) {

@@ -34,12 +34,16 @@ def metrics(rows):
     sb = [num(r.get('store_bytes')) for r in rs if num(r.get('store_bytes')) is not None]
     pb = [num(r.get('propagator_bytes')) for r in rs if num(r.get('propagator_bytes')) is not None]
     st = [r.get('status') for r in rs]
+    # Time to a proof (optimum, unsatisfiability, all solutions) beside nodes/s: a search that needs
+    # fewer nodes for the same proof has lower nodes/s and is better.
+    proof = [num(r.get('time_s')) for r in rs if r.get('status') in ('OPTIMAL', 'UNSAT', 'ALL') and num(r.get('time_s')) is not None]
     avg = lambda xs: sum(xs) / len(xs) if xs else None
     med = lambda xs: statistics.median(xs) if xs else None
     return [
         ('Nodes per second', avg(nps), med(nps), 'n'),
         ('Fixpoint iterations per second', avg(fps), med(fps), 'n'),
         ('Fixpoint iterations per node', avg(fpn), med(fpn), 'n'),
+        ('Seconds to a proof (proven problems)', avg(proof), med(proof), 'n'),
         ('#Problems with idle teams at timeout',
          sum(1 for r in rs if (num(r.get('idle_teams')) or 0) > 0 and r.get('timed_out') == '1'),
          None, 'c'),

@@ -154,22 +154,17 @@ class SignalScope {
   void (*old_term_)(int);
 };
 
-/// What kcp is doing, for the errors that do not say where they happened: running out of memory
-/// (std::bad_alloc, or Kokkos' allocation failure) and a thread that cannot start (std::system_error).
-struct Doing {
-  std::string what = "starting";
-};
-
-/// The message for an error that is not a fzn::LocatedError: out of memory and system errors name
-/// what kcp was doing; Kokkos' trailing traceback line is dropped.
-std::string describe(const std::exception& e, const Doing& doing) {
+/// The message for an error that is not a fzn::LocatedError: out of memory (std::bad_alloc, or Kokkos'
+/// allocation failure) and system errors (a thread that cannot start) name what kcp was `doing`, which
+/// solve and verify keep up to date; Kokkos' trailing traceback line is dropped.
+std::string describe(const std::exception& e, const std::string& doing) {
   std::string what = e.what();
   if (const auto at = what.find("Traceback functionality not available"); at != std::string::npos) what.erase(at);
   while (!what.empty() && std::isspace(static_cast<unsigned char>(what.back()))) what.pop_back();
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr || what.find("failed to allocate memory") != std::string::npos)
-    return "out of memory while " + doing.what + (what == "std::bad_alloc" ? "" : " (" + what + ")");
+    return "out of memory while " + doing + (what == "std::bad_alloc" ? "" : " (" + what + ")");
   if (dynamic_cast<const std::system_error*>(&e) != nullptr)
-    return "the system refused a resource (" + what + ") while " + doing.what;
+    return "the system refused a resource (" + what + ") while " + doing;
   return what;
 }
 
@@ -177,14 +172,14 @@ void stat(std::ostream& out, const char* name, const std::string& value) {
   fmt::print(out, "%%%mzn-stat: {}={}\n", name, value);
 }
 
-int solve(const Options& o, std::ostream& out, std::ostream& err, Doing& doing) {
+int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& doing) {
   const auto t0 = std::chrono::steady_clock::now();
-  doing.what = "parsing " + o.model;
+  doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
-  doing.what = "compiling " + o.model;
+  doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.verbose)
@@ -251,12 +246,12 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, Doing& doing) 
     rep.timed_out = true;
     rep.space = o.space;
   } else {
-    doing.what = "setting up and running the search (--space " + o.space + ", " +
+    doing = "setting up and running the search (--space " + o.space + ", " +
                  std::to_string(compiled.program.num_vars()) + " variables, " +
                  std::to_string(compiled.program.num_propagators()) + " propagators)";
     rep = search_on(o.space, compiled.program, so, on_solution);
   }
-  doing.what = "printing the results";
+  doing = "printing the results";
   if (rep.interrupted && o.verbose) fmt::print(err, "kcp: interrupted\n");
   if (checker_rejected) return 3;
 
@@ -319,10 +314,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, Doing& doing) 
 
 /// --verify: every solution in o.verify through the independent checker. 0: all accepted, 3: some
 /// rejected (each named with the constraint it violates).
-int verify(const Options& o, std::ostream& out, Doing& doing) {
-  doing.what = "parsing " + o.model;
+int verify(const Options& o, std::ostream& out, std::string& doing) {
+  doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
-  doing.what = "checking the solutions in " + o.verify;
+  doing = "checking the solutions in " + o.verify;
   std::ifstream in(o.verify);
   if (!in) throw std::runtime_error("cannot read " + o.verify);
   const auto solutions = fzn::read_solutions(model, in, o.verify);
@@ -359,10 +354,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     fmt::print(err, "kcp: error: {}\nRun with --help for the options.\n", e.what());
     return 2;
   }
-  Doing doing;
+  std::string doing = "starting";
   try {
     if (!o.verify.empty()) return verify(o, out, doing);
-    doing.what = "starting Kokkos";
+    doing = "starting Kokkos";
     KokkosSession kokkos(o.threads);
     return solve(o, out, err, doing);
   } catch (const fzn::LocatedError& e) {  // parse, compile and solution errors name their place

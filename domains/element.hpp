@@ -1,10 +1,11 @@
 // Family 3: element over constant arrays, result = values[index - 1] (FlatZinc's 1-based index).
 // Element e's values are values[begin(e), begin(e+1)).
 //
-// Checklist (Chuffed's): fails when no position within index's bounds holds a value within result's
-// bounds, so a fixed false pair fails; narrows index to the first and last such position (within
-// 1..n) and result to the least and greatest value at those positions: bounds(Z) consistency, and
-// idempotent (the positions kept are exactly the supported ones, so a second run finds nothing);
+// Checklist (Chuffed's): fails when no position of index's domain holds a value of result's domain,
+// so a fixed false pair fails; narrows index to the first and last such position (within 1..n) and
+// result to the least and greatest value at those positions: bounds(Z) consistency on result; with a
+// bitset, index also loses every unsupported position inside (domain consistency on index); idempotent
+// (the positions kept are exactly the supported ones, so a second run finds nothing);
 // never overflows: positions and values are 32-bit, compared in 64 bits; declares no entailment.
 // Monotone: the supported positions can only shrink when the domains do.
 // Lanes: the positions within index's bounds are spread over the lanes; index's bounds are read by
@@ -43,10 +44,8 @@ KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el
   // Position lo + j, j in [0, m), holds values[b + lo - 1 + j].
   const int m = static_cast<int>(hi - lo + 1);
   auto value = [&](int j) -> std::int64_t { return el.values(b + static_cast<int>(lo) - 1 + j); };
-  auto supported = [&](int j) {
-    const std::int64_t v = value(j);
-    return v >= s.min(res) && v <= s.max(res);
-  };
+  // With holes: a position the index has lost, or whose value the result has lost, is no support.
+  auto supported = [&](int j) { return s.contains(idx, lo + j) && s.contains(res, value(j)); };
   constexpr std::int64_t none_min = INT64_MAX, none_max = INT64_MIN;
   const std::int64_t first = lanes.min_value(m, [&](int j) { return supported(j) ? j : none_min; });
   const std::int64_t last = lanes.max_value(m, [&](int j) { return supported(j) ? j : none_max; });
@@ -55,9 +54,15 @@ KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el
   // Another thread may narrow result between the reductions: each "none" is still a proof of failure.
   if (first == none_min || last == none_max || least == none_min || most == none_max) return prop_failed;
   // Every lane narrows the same bounds to the same values: idempotent, and atomic when concurrent.
-  const int st = s.narrow_to(idx, lo + first, lo + last);
+  int st = s.narrow_to(idx, lo + first, lo + last);
   if (st & prop_failed) return st;
-  return st | s.narrow_to(res, least, most);
+  st |= s.narrow_to(res, least, most);
+  if ((st & prop_failed) || !s.has_bits(idx)) return st;
+  // An index with a bitset also loses the unsupported positions inside (domain consistency on it).
+  return st | lanes.bit_or(static_cast<int>(last - first + 1), [&](int k) {
+    const int j = static_cast<int>(first) + k;
+    return s.contains(idx, lo + j) && !s.contains(res, value(j)) ? s.remove(idx, lo + j) : int(prop_unchanged);
+  });
 }
 
 }  // namespace kcp

@@ -93,18 +93,20 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
 }
 
 /// After a fixpoint that found no failure, on a shared store: two threads narrowing the two bounds of
-/// one variable at once may each miss the other's write, so neither reports the wipe-out; this final
-/// sweep catches it. Every thread of the team calls it; all return the same result.
+/// one variable at once may each miss the other's write, so neither reports the wipe-out, and a
+/// bound may be left on a value another thread removed at the same time (domains/store.hpp); this
+/// final sweep catches both: prop_failed for an empty domain, prop_changed when a bound moved (the
+/// fixpoint then goes on from that change). Every thread of the team calls it; all return the same.
 template <class TeamMember, bool Concurrent>
-KOKKOS_INLINE_FUNCTION bool missed_wipe_out(const TeamMember& team, const StoreRef<Concurrent>& s) {
+KOKKOS_INLINE_FUNCTION int final_sweep(const TeamMember& team, const StoreRef<Concurrent>& s) {
   if constexpr (!Concurrent) {
-    return false;
+    return prop_unchanged;
   } else {
-    int empty = 0;
+    int st = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, static_cast<int>(0), s.size),
-        [&](const int x, int& acc) { acc += s.lb[x] > s.ub[x] ? 1 : 0; }, SumReducer<int>(empty));
-    return empty > 0;
+        [&](const int x, int& acc) { acc |= s.normalise(x); }, OrReducer<int>(st));
+    return st;
   }
 }
 
@@ -163,6 +165,19 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int num_lane_rows = program.num_lane_rows;
   int last = 0;
   for (;;) {
+    if (res.iterations > 0) {
+      // The iterations reached a fixpoint (or a failure, or the cap): sweep, and go on when it moved a bound.
+      if (flags[failed_base + last]) break;
+      const int swept = final_sweep(team, s);
+      team.team_barrier();
+      if (swept & prop_failed) {
+        res.failed = true;
+        return res;
+      }
+      if (res.capped || !(swept & prop_changed)) break;
+      // The next iteration runs every propagator again; its slot's flags are reset as usual.
+    }
+  for (;;) {
     const int cur = res.iterations % 3;
     // Every writer stores the same value: the races are benign.
     auto report = [&](int st) {
@@ -206,7 +221,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       break;
     }
   }
-  res.failed = flags[failed_base + last] != 0 || missed_wipe_out(team, s);
+  }
+  res.failed = flags[failed_base + last] != 0;
   return res;
 }
 
@@ -350,7 +366,26 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     team.team_barrier();
     const int size = qsize[q];
     const int group_size = gsize[q];
-    if (size == 0 && group_size == 0) break;  // a fixpoint
+    if (size == 0 && group_size == 0) {
+      // A fixpoint, unless racing threads left something for the final sweep: a wipe-out (fail) or a
+      // bound on a removed value (moved now, its events into the empty list t ^ 1, which the next
+      // pass schedules).
+      const int swept = final_sweep(team, tracking(s, work, t ^ 1));
+      team.team_barrier();
+      if (swept & prop_failed) {
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { *failed = 1; });
+        t ^= 1;
+        team.team_barrier();
+        const std::int32_t* left = work.touched_list(t);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]),
+                             [&](const int k) { work.touched_flag()[left[k]] = 0; });
+        team.team_barrier();
+        break;
+      }
+      if (!(swept & prop_changed)) break;
+      t ^= 1;
+      continue;
+    }
     if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
       // Capped: the queued propagators stay unrun; unqueue them so the workspace is clean.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
@@ -358,6 +393,10 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size),
                            [&](const int k) { work.queued()[work.queue(q)[num_props - 1 - k]] = 0; });
       res.capped = true;
+      team.team_barrier();
+      // A capped node is branched on: it must not hide a wipe-out (its moved bounds need no events:
+      // the next fixpoint after a capped one runs every propagator).
+      if (final_sweep(team, s) & prop_failed) Kokkos::single(Kokkos::PerTeam(team), [&]() { *failed = 1; });
       team.team_barrier();
       break;
     }
@@ -397,7 +436,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     tcount[0] = 0;
     tcount[1] = 0;
   });
-  res.failed = *failed != 0 || missed_wipe_out(team, s);
+  res.failed = *failed != 0;
   team.team_barrier();
   return res;
 }

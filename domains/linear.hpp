@@ -3,8 +3,10 @@
 //
 // Checklist (Chuffed's): fails when every variable is fixed and the row is false; narrows to bounds
 // consistency for <= and = (each x_i within what the others' extreme sums leave); for != narrows only
-// when one variable is left, at its bounds; never overflows: a term a*x fits 63 bits (32-bit a and
-// x), sums are poison_add'ed and a poisoned sum narrows nothing. Not idempotent: the fixpoint reruns it.
+// when one variable is left (its value removed); never overflows: a term a*x fits 63 bits (32-bit a and
+// x), sums are poison_add'ed and a poisoned sum narrows nothing. With holes (domains/store.hpp): a
+// bound that lands on a removed value moves on to the next value left, and != with one free term
+// removes its value from the middle of a bitset domain. Not idempotent: the fixpoint reruns it.
 // Reified: b = 1 propagates the row; b = 0 propagates its negation (<= becomes >= c + 1, = becomes !=,
 // != becomes =) for b <-> row, nothing for b -> row; while b is free, b is fixed only when the row is
 // proven entailed (b = 1, for <->) or disentailed (b = 0) by the extreme sums; a poisoned sum proves
@@ -113,10 +115,7 @@ KOKKOS_INLINE_FUNCTION int propagate_ne(const Lanes& lanes, const Rows& rows, in
   const int x = rows.var(b + i);
   const std::int64_t rest = c - fixed_sum;  // a * x != rest
   if (rest % a != 0) return prop_unchanged;
-  const std::int64_t v = rest / a;
-  if (v == s.min(x)) return s.narrow_min(x, v + 1);
-  if (v == s.max(x)) return s.narrow_max(x, v - 1);
-  return prop_unchanged;
+  return s.remove(x, rest / a);  // at a bound, the bound moves; inside, a bitset loses it
 }
 
 template <class Lanes, class Rows, class Store>

@@ -5,6 +5,7 @@
 
 #include "domains/element.hpp"
 #include "domains/linear.hpp"
+#include "domains/store.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -43,6 +44,11 @@ static_assert(std::is_trivially_copyable_v<Ternary>, "ternary propagators are co
 /// Host form, filled by compile and by tests.
 struct Program {
   std::vector<std::int32_t> lb, ub;  ///< root domain of each store variable
+  /// Domains with holes (see domains/store.hpp): per variable its first word in `bits` (-1: bounds
+  /// only) and the value of its bit 0, and the root bitsets' words. bits_at and bits_base may be
+  /// shorter than lb (a program filled by hand): the missing variables are bounds-only.
+  std::vector<std::int32_t> bits_at, bits_base;
+  std::vector<DomainWord> bits;
 
   // Family 2: linear rows in compressed-row form; row r is reified by reif_var[r] (-1: none).
   std::vector<std::int32_t> row_begin{0};
@@ -68,9 +74,63 @@ struct Program {
   int num_propagators() const { return num_rows() + num_ternary() + num_elements(); }
 
   int add_var(std::int32_t lo, std::int32_t hi) {
+    fit_layout();
     lb.push_back(lo);
     ub.push_back(hi);
+    bits_at.push_back(-1);
+    bits_base.push_back(lo);
     return num_vars() - 1;
+  }
+
+  /// bits_at and bits_base as long as lb (the variables they miss are bounds-only).
+  void fit_layout() {
+    for (std::size_t x = bits_at.size(); x < lb.size(); ++x) bits_at.push_back(-1);
+    for (std::size_t x = bits_base.size(); x < lb.size(); ++x) bits_base.push_back(lb[x]);
+  }
+  bool has_bits(int x) const { return std::size_t(x) < bits_at.size() && bits_at[std::size_t(x)] >= 0; }
+  /// Gives x a bitset over its current bounds (every value in), unless it has one.
+  void give_bits(int x) {
+    fit_layout();
+    const auto i = std::size_t(x);
+    if (bits_at[i] >= 0) return;
+    const std::int64_t words = (std::int64_t(ub[i]) - lb[i]) / domain_word_bits + 1;
+    bits_at[i] = static_cast<std::int32_t>(bits.size());
+    bits_base[i] = lb[i];
+    bits.resize(bits.size() + std::size_t(words), ~DomainWord(0));
+  }
+  /// A bitset for every variable whose domain spans 3 to max_span values (fewer cannot have a hole
+  /// inside) and has none yet. Returns how many variables have one now.
+  int give_bitsets(std::int64_t max_span) {
+    fit_layout();
+    int with = 0;
+    for (int x = 0; x < num_vars(); ++x) {
+      const std::int64_t span = std::int64_t(ub[std::size_t(x)]) - lb[std::size_t(x)] + 1;
+      if (!has_bits(x) && span >= 3 && span <= max_span) give_bits(x);
+      with += has_bits(x) ? 1 : 0;
+    }
+    return with;
+  }
+  int num_bitset_vars() const {
+    int with = 0;
+    for (int x = 0; x < num_vars(); ++x) with += has_bits(x) ? 1 : 0;
+    return with;
+  }
+  /// The root store on the host (compile, preprocessing, tests): narrowing it narrows the program.
+  StoreRef<false> store() {
+    fit_layout();
+    return StoreRef<false>(lb.data(), ub.data(), bits.data(), layout());
+  }
+  /// Where the bitsets are (call fit_layout first when the program was filled by hand).
+  DomainLayout layout() const {
+    return DomainLayout{bits_at.data(), bits_base.data(), num_vars(), static_cast<int>(bits.size())};
+  }
+  /// The values of x's root domain, in increasing order (for tests and tools; x's span must be small).
+  std::vector<std::int64_t> values(int x) {
+    std::vector<std::int64_t> out;
+    const StoreRef<false> s = store();
+    for (std::int64_t v = s.next_value(x, lb[std::size_t(x)]); v <= ub[std::size_t(x)]; v = s.next_value(x, v + 1))
+      out.push_back(v);
+    return out;
   }
   /// sum a_i x_i (k) c, optionally reified by the 0/1 variable b.
   void add_row(LinearKind k, const std::vector<std::int32_t>& a, const std::vector<int>& x, std::int64_t c,
@@ -91,7 +151,7 @@ struct Program {
     elem_begin.push_back(static_cast<std::int32_t>(elem_values.size()));
   }
 
-  std::size_t store_bytes() const { return lb.size() * 2 * sizeof(std::int32_t); }
+  std::size_t store_bytes() const { return lb.size() * 2 * sizeof(std::int32_t) + bits.size() * sizeof(DomainWord); }
   std::size_t propagator_bytes() const {
     return row_begin.size() * 4 + coef.size() * 4 + var.size() * 4 + rhs.size() * 8 + kind.size() +
            reif_var.size() * 4 + reif_mode.size() + ternary.size() * sizeof(Ternary) + elem_index.size() * 8 +
@@ -187,6 +247,9 @@ template <class MemorySpace>
 struct DeviceProgram {
   int num_vars = 0;
   Kokkos::View<const std::int32_t*, MemorySpace> root_lb, root_ub;
+  /// Domains with holes: the root bitsets' words and where each variable's are (see Program).
+  Kokkos::View<const DomainWord*, MemorySpace> root_bits;
+  Kokkos::View<const std::int32_t*, MemorySpace> bits_at, bits_base;
   Kokkos::View<const Ternary*, MemorySpace> ternary;
   LinearRows<MemorySpace> rows;
   /// Every row id once: the first num_lane_rows run one per lane, the rest one per vector group.
@@ -210,6 +273,14 @@ struct DeviceProgram {
     using detail::upload;
     root_lb = upload<std::int32_t, MemorySpace>("kcp::program::root_lb", p.lb);
     root_ub = upload<std::int32_t, MemorySpace>("kcp::program::root_ub", p.ub);
+    {
+      std::vector<std::int32_t> at(p.lb.size(), -1), base(p.lb.begin(), p.lb.end());
+      std::copy(p.bits_at.begin(), p.bits_at.begin() + std::min(p.bits_at.size(), at.size()), at.begin());
+      std::copy(p.bits_base.begin(), p.bits_base.begin() + std::min(p.bits_base.size(), base.size()), base.begin());
+      bits_at = upload<std::int32_t, MemorySpace>("kcp::program::bits_at", at);
+      bits_base = upload<std::int32_t, MemorySpace>("kcp::program::bits_base", base);
+      root_bits = upload<DomainWord, MemorySpace>("kcp::program::root_bits", p.bits);
+    }
     ternary = upload<Ternary, MemorySpace>("kcp::program::ternary", p.ternary);
     rows.row_begin = upload<std::int32_t, MemorySpace>("kcp::program::row_begin", p.row_begin);
     rows.coef = upload<std::int32_t, MemorySpace>("kcp::program::coef", p.coef);
@@ -238,6 +309,9 @@ struct DeviceProgram {
     using detail::copy_to;
     root_lb = copy_to<MemorySpace>(o.root_lb);
     root_ub = copy_to<MemorySpace>(o.root_ub);
+    root_bits = copy_to<MemorySpace>(o.root_bits);
+    bits_at = copy_to<MemorySpace>(o.bits_at);
+    bits_base = copy_to<MemorySpace>(o.bits_base);
     ternary = copy_to<MemorySpace>(o.ternary);
     rows.row_begin = copy_to<MemorySpace>(o.rows.row_begin);
     rows.coef = copy_to<MemorySpace>(o.rows.coef);
@@ -253,6 +327,18 @@ struct DeviceProgram {
     elements.values = copy_to<MemorySpace>(o.elements.values);
     var_begin = copy_to<MemorySpace>(o.var_begin);
     var_props = copy_to<MemorySpace>(o.var_props);
+  }
+
+  /// Where the bitsets are, for StoreRef's constructor.
+  KOKKOS_INLINE_FUNCTION DomainLayout layout() const {
+    return DomainLayout{bits_at.data(), bits_base.data(), num_vars, domain_words()};
+  }
+  KOKKOS_INLINE_FUNCTION int domain_words() const { return static_cast<int>(root_bits.extent(0)); }
+  /// A store over bounds and words laid out as this program's (the one place a StoreRef is built
+  /// from a program).
+  template <bool Concurrent>
+  KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> store(std::int32_t* lb, std::int32_t* ub, DomainWord* bits) const {
+    return StoreRef<Concurrent>(lb, ub, bits, layout());
   }
 
   /// Whether propagator `id` (numbered as in propagators_of_variables) is a row too long for a lane.

@@ -1,8 +1,22 @@
-// The variable store: per-variable 32-bit lower and upper bounds that only ever narrow.
-// A StoreRef points at bounds wherever they live (team scratch, global memory, host vectors).
-// With Concurrent = true, narrowing is an atomic max/min so that several threads of a team may narrow
-// the same variable at once; with false (one thread per store: Serial, OpenMP teams of one, host
-// tests) plain loads and stores do.
+// The variable store: per-variable 32-bit lower and upper bounds that only ever narrow, and, for the
+// variables whose root domain spans few values, a bitset of the values left (domains with holes).
+// A StoreRef points at a store wherever it lives (team scratch, global memory, host vectors).
+//
+// Domains. x's domain is {v in [lb(x), ub(x)] : v has its bit set}, or the whole interval when x has
+// no bitset (bits_at[x] < 0: a domain wider than the bitset span stays bounds-only). Bit k of word w of
+// x's bitset (words bits[bits_at[x] + w]) stands for the value bits_base[x] + 64 w + k. Bits outside
+// [lb, ub] mean nothing (a bound change does not clear them: it needs no write), so every read of the
+// bits is masked by the bounds. The bounds are kept on values of the domain: a bound that moves onto
+// a removed value moves on to the next value left, and removing the value at a bound moves the bound;
+// an empty domain is lb > ub, as for bounds-only variables.
+//
+// Concurrency. With Concurrent = true, narrowing is an atomic max/min and a removal an atomic AND, so
+// that several threads of a team may narrow the same variable at once; with false (one thread per
+// store: Serial, OpenMP teams of one, host tests) plain loads and stores do. Two threads racing on
+// one variable can leave a bound on a value the other just removed (each read the other's word or
+// bound before it was written): the domain is still described correctly (a bound is a bound, the
+// bits are the bits) but not normalised. The team fixpoints end with a sweep (normalise) that
+// catches it, as it catches a wipe-out that two racing bound narrowings both missed.
 #pragma once
 
 #include "domains/arithmetic.hpp"
@@ -16,16 +30,75 @@ namespace kcp {
 /// What a propagator or a narrowing did: bit flags, combined with |.
 enum PropStatus : int { prop_unchanged = 0, prop_changed = 1, prop_failed = 2 };
 
+/// One word of a domain bitset. unsigned long long: the type CUDA's atomicAnd takes.
+using DomainWord = unsigned long long;
+constexpr int domain_word_bits = 64;
+/// Variables whose root domain spans at most this many values get a bitset by default (compile's
+/// CompileOptions and search's SearchOptions::bitset_span; perf/NOTES.md, entry 12).
+constexpr std::int64_t default_bitset_span = 64;
+
+/// Bit tricks usable in device code.
+KOKKOS_INLINE_FUNCTION int popcount64(DomainWord w) {
+#ifdef __CUDA_ARCH__
+  return __popcll(w);
+#else
+  return __builtin_popcountll(w);
+#endif
+}
+/// Index of the least set bit; w != 0.
+KOKKOS_INLINE_FUNCTION int lowest_bit(DomainWord w) {
+#ifdef __CUDA_ARCH__
+  return __ffsll(static_cast<long long>(w)) - 1;
+#else
+  return __builtin_ctzll(w);
+#endif
+}
+/// Index of the greatest set bit; w != 0.
+KOKKOS_INLINE_FUNCTION int highest_bit(DomainWord w) {
+#ifdef __CUDA_ARCH__
+  return 63 - __clzll(static_cast<long long>(w));
+#else
+  return 63 - __builtin_clzll(w);
+#endif
+}
+/// Bits k.. of a word set (k in [0, 63]) and bits ..k set.
+KOKKOS_INLINE_FUNCTION DomainWord bits_from(int k) { return ~DomainWord(0) << k; }
+KOKKOS_INLINE_FUNCTION DomainWord bits_upto(int k) { return ~DomainWord(0) >> (63 - k); }
+
+/// Where the bitsets are: per variable, its first word (-1: bounds only) and the value of its bit 0.
+/// Fixed for a program; the words themselves are per store.
+struct DomainLayout {
+  const std::int32_t* bits_at = nullptr;
+  const std::int32_t* bits_base = nullptr;
+  int size = 0;   ///< variables
+  int words = 0;  ///< words of all bitsets together
+};
+
 template <bool Concurrent>
 struct StoreRef {
   std::int32_t* lb = nullptr;
   std::int32_t* ub = nullptr;
   int size = 0;  ///< number of variables
+  DomainWord* bits = nullptr;                 ///< the store's bitset words (null: no variable has one)
+  const std::int32_t* bits_at = nullptr;      ///< see DomainLayout
+  const std::int32_t* bits_base = nullptr;
   // Optional change tracking for the event-driven fixpoint (queue_fixpoint): when touched_flag is set,
   // a narrowing that changes x appends x to touched_list (once, while touched_flag[x] is 1).
   std::int32_t* touched_flag = nullptr;
   std::int32_t* touched_list = nullptr;
   int* touched_count = nullptr;
+
+  /// The one way to build a store: bounds, and the bitset words laid out as `layout` says (bits may be
+  /// null only when layout.words == 0).
+  KOKKOS_INLINE_FUNCTION StoreRef(std::int32_t* lb_, std::int32_t* ub_, DomainWord* bits_, const DomainLayout& layout)
+      : lb(lb_), ub(ub_), size(layout.size), bits(layout.words > 0 ? bits_ : nullptr),
+        bits_at(layout.words > 0 ? layout.bits_at : nullptr), bits_base(layout.bits_base) {}
+  /// A store of n bounds-only variables (tests and tools that build no bitset).
+  KOKKOS_INLINE_FUNCTION static StoreRef bounds_only(std::int32_t* lb_, std::int32_t* ub_, int n) {
+    DomainLayout l;
+    l.size = n;
+    return StoreRef(lb_, ub_, nullptr, l);
+  }
 
   KOKKOS_INLINE_FUNCTION void touch(int x) const {
     if (touched_flag == nullptr) return;
@@ -42,12 +115,89 @@ struct StoreRef {
 
   // Reads may race with another thread's narrowing of the same bound. An int32 load is never torn,
   // and a stale bound is a weaker (older) one, so a propagator reading it prunes less, never wrongly;
-  // the writer flags the change and the fixpoint runs another iteration.
+  // the writer flags the change and the fixpoint runs another iteration. The same holds for words.
   KOKKOS_INLINE_FUNCTION std::int32_t min(int x) const { return lb[x]; }
   KOKKOS_INLINE_FUNCTION std::int32_t max(int x) const { return ub[x]; }
   KOKKOS_INLINE_FUNCTION bool fixed(int x) const { return lb[x] == ub[x]; }
+  KOKKOS_INLINE_FUNCTION bool has_bits(int x) const { return bits != nullptr && bits_at[x] >= 0; }
 
-  /// x >= v. Values are clamped into the store's range first, so a wide bound never wraps.
+  /// v is in x's domain.
+  KOKKOS_INLINE_FUNCTION bool contains(int x, std::int64_t v) const {
+    if (v < lb[x] || v > ub[x]) return false;
+    if (!has_bits(x)) return true;
+    const std::int64_t off = v - bits_base[x];
+    return (word(x, static_cast<int>(off >> 6)) >> (off & 63)) & 1;
+  }
+
+  /// The least value of x's domain that is >= v, or ub(x) + 1 when there is none.
+  KOKKOS_INLINE_FUNCTION std::int64_t next_value(int x, std::int64_t v) const {
+    const std::int64_t u = ub[x];
+    if (v < lb[x]) v = lb[x];
+    if (v > u || !has_bits(x)) return v > u ? u + 1 : v;
+    const std::int64_t base = bits_base[x];
+    std::int64_t off = v - base;
+    int w = static_cast<int>(off >> 6);
+    DomainWord m = word(x, w) & bits_from(static_cast<int>(off & 63));
+    const int last = static_cast<int>((u - base) >> 6);
+    while (m == 0) {
+      if (++w > last) return u + 1;
+      m = word(x, w);
+    }
+    const std::int64_t r = base + std::int64_t(w) * domain_word_bits + lowest_bit(m);
+    return r <= u ? r : u + 1;
+  }
+
+  /// The greatest value of x's domain that is <= v, or lb(x) - 1 when there is none.
+  KOKKOS_INLINE_FUNCTION std::int64_t prev_value(int x, std::int64_t v) const {
+    const std::int64_t l = lb[x];
+    if (v > ub[x]) v = ub[x];
+    if (v < l || !has_bits(x)) return v < l ? l - 1 : v;
+    const std::int64_t base = bits_base[x];
+    std::int64_t off = v - base;
+    int w = static_cast<int>(off >> 6);
+    DomainWord m = word(x, w) & bits_upto(static_cast<int>(off & 63));
+    const int first = static_cast<int>((l - base) >> 6);
+    while (m == 0) {
+      if (--w < first) return l - 1;
+      m = word(x, w);
+    }
+    const std::int64_t r = base + std::int64_t(w) * domain_word_bits + highest_bit(m);
+    return r >= l ? r : l - 1;
+  }
+
+  /// The number of values in x's domain (0 when empty).
+  KOKKOS_INLINE_FUNCTION std::int64_t domain_size(int x) const {
+    const std::int64_t l = lb[x], u = ub[x];
+    if (l > u) return 0;
+    if (!has_bits(x)) return u - l + 1;
+    const std::int64_t base = bits_base[x];
+    const int first = static_cast<int>((l - base) >> 6), last = static_cast<int>((u - base) >> 6);
+    std::int64_t n = 0;
+    for (int w = first; w <= last; ++w) n += popcount64(masked_word(x, w, l, u));
+    return n;
+  }
+
+  /// The value of rank k (0: the least) of x's domain, for 0 <= k < domain_size(x).
+  KOKKOS_INLINE_FUNCTION std::int64_t value_at_rank(int x, std::int64_t k) const {
+    const std::int64_t l = lb[x], u = ub[x];
+    if (!has_bits(x)) return l + k;
+    const std::int64_t base = bits_base[x];
+    const int first = static_cast<int>((l - base) >> 6), last = static_cast<int>((u - base) >> 6);
+    for (int w = first; w <= last; ++w) {
+      DomainWord m = masked_word(x, w, l, u);
+      const int c = popcount64(m);
+      if (k >= c) {
+        k -= c;
+        continue;
+      }
+      for (; k > 0; --k) m &= m - 1;  // drop the k lowest set bits
+      return base + std::int64_t(w) * domain_word_bits + lowest_bit(m);
+    }
+    return u;  // k out of range: not reached for a valid k
+  }
+
+  /// x >= v. Values are clamped into the store's range first, so a wide bound never wraps. A bound
+  /// landing on a removed value moves on to the next value left.
   KOKKOS_INLINE_FUNCTION int narrow_min(int x, std::int64_t wide) const {
     if (wide > bound_max) return prop_failed;
     const std::int32_t v = clamp_bound(wide);
@@ -61,7 +211,8 @@ struct StoreRef {
     }
     if (v <= old) return prop_unchanged;
     touch(x);
-    return v > ub[x] ? (prop_changed | prop_failed) : prop_changed;
+    if (v > ub[x]) return prop_changed | prop_failed;
+    return has_bits(x) ? (prop_changed | settle_min(x)) : prop_changed;
   }
 
   /// x <= v.
@@ -78,7 +229,8 @@ struct StoreRef {
     }
     if (v >= old) return prop_unchanged;
     touch(x);
-    return v < lb[x] ? (prop_changed | prop_failed) : prop_changed;
+    if (v < lb[x]) return prop_changed | prop_failed;
+    return has_bits(x) ? (prop_changed | settle_max(x)) : prop_changed;
   }
 
   /// lo <= x <= hi.
@@ -86,6 +238,126 @@ struct StoreRef {
     const int st = narrow_min(x, lo);
     if (st & prop_failed) return st;
     return st | narrow_max(x, hi);
+  }
+
+  /// x != v. A value at a bound moves the bound (on every variable); a value inside is cleared from
+  /// the bitset, where x has one (bounds-only variables keep it: sound, weaker).
+  KOKKOS_INLINE_FUNCTION int remove(int x, std::int64_t v) const {
+    const std::int64_t l = lb[x], u = ub[x];
+    if (v < l || v > u) return prop_unchanged;
+    if (!has_bits(x)) {
+      if (v == l) return narrow_min(x, v + 1);
+      if (v == u) return narrow_max(x, v - 1);
+      return prop_unchanged;
+    }
+    const std::int64_t off = v - bits_base[x];
+    const DomainWord m = DomainWord(1) << (off & 63);
+    DomainWord* w = &bits[bits_at[x] + static_cast<int>(off >> 6)];
+    DomainWord old;
+    if constexpr (Concurrent) {
+      old = Kokkos::atomic_fetch_and(w, ~m);
+    } else {
+      old = *w;
+      *w = old & ~m;
+    }
+    if (!(old & m)) return prop_unchanged;
+    touch(x);
+    int st = prop_changed;
+    // Read after the write: a bound that another thread has just moved onto v is moved on here.
+    if (lb[x] == v) st |= settle_min(x);
+    if (ub[x] == v) st |= settle_max(x);
+    return st;
+  }
+
+  /// x outside [a, b]: a bound inside moves past it, and with a bitset every value inside is removed
+  /// (word by word; a bitset spans few words).
+  KOKKOS_INLINE_FUNCTION int remove_range(int x, std::int64_t a, std::int64_t b) const {
+    int st = prop_unchanged;
+    if (lb[x] >= a && lb[x] <= b) st |= narrow_min(x, b + 1);
+    if (st & prop_failed) return st;
+    if (ub[x] >= a && ub[x] <= b) st |= narrow_max(x, a - 1);
+    if ((st & prop_failed) || !has_bits(x)) return st;
+    const std::int64_t base = bits_base[x];
+    const std::int64_t lo = (a > lb[x] ? a : std::int64_t(lb[x])) - base, hi = (b < ub[x] ? b : std::int64_t(ub[x])) - base;
+    if (lo > hi) return st;
+    bool cleared = false;
+    for (int w = static_cast<int>(lo >> 6); w <= static_cast<int>(hi >> 6); ++w) {
+      DomainWord m = ~DomainWord(0);
+      if (lo > std::int64_t(w) * 64) m &= bits_from(static_cast<int>(lo - std::int64_t(w) * 64));
+      if (hi < std::int64_t(w) * 64 + 63) m &= bits_upto(static_cast<int>(hi - std::int64_t(w) * 64));
+      DomainWord* p = &bits[bits_at[x] + w];
+      DomainWord old;
+      if constexpr (Concurrent) {
+        old = Kokkos::atomic_fetch_and(p, ~m);
+      } else {
+        old = *p;
+        *p = old & ~m;
+      }
+      cleared = cleared || (old & m) != 0;
+    }
+    if (!cleared) return st;
+    touch(x);
+    return st | prop_changed | normalise(x);
+  }
+
+  /// Moves bounds that sit on removed values (left there by racing threads) onto values of the
+  /// domain: prop_changed when one moved, prop_failed when the domain is empty.
+  KOKKOS_INLINE_FUNCTION int normalise(int x) const {
+    if (lb[x] > ub[x]) return prop_failed;
+    if (!has_bits(x)) return prop_unchanged;
+    int st = prop_unchanged;
+    if (!contains(x, lb[x])) st |= settle_min(x);
+    if (st & prop_failed) return st;
+    if (!contains(x, ub[x])) st |= settle_max(x);
+    return st;
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION DomainWord word(int x, int w) const { return bits[bits_at[x] + w]; }
+  /// Word w of x's bitset with the bits outside [l, u] cleared.
+  KOKKOS_INLINE_FUNCTION DomainWord masked_word(int x, int w, std::int64_t l, std::int64_t u) const {
+    const std::int64_t base = bits_base[x] + std::int64_t(w) * domain_word_bits;
+    DomainWord m = word(x, w);
+    if (l > base) m &= bits_from(static_cast<int>(l - base));
+    if (u < base + 63) m &= bits_upto(static_cast<int>(u - base));
+    return m;
+  }
+
+  /// lb(x) onto the least value left (x has a bitset; lb was just changed or its value removed).
+  KOKKOS_INLINE_FUNCTION int settle_min(int x) const {
+    int st = prop_unchanged;
+    for (;;) {
+      const std::int64_t l = lb[x];
+      if (l > ub[x]) return st | prop_failed;
+      const std::int64_t v = next_value(x, l);
+      if (v == l) return st;
+      // v may be ub + 1: the domain is empty, and lb > ub says so.
+      const std::int32_t nv = static_cast<std::int32_t>(v);
+      if constexpr (Concurrent) {
+        Kokkos::atomic_fetch_max(&lb[x], nv);
+      } else {
+        lb[x] = nv;
+      }
+      touch(x);
+      st |= prop_changed;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION int settle_max(int x) const {
+    int st = prop_unchanged;
+    for (;;) {
+      const std::int64_t u = ub[x];
+      if (u < lb[x]) return st | prop_failed;
+      const std::int64_t v = prev_value(x, u);
+      if (v == u) return st;
+      const std::int32_t nv = static_cast<std::int32_t>(v);
+      if constexpr (Concurrent) {
+        Kokkos::atomic_fetch_min(&ub[x], nv);
+      } else {
+        ub[x] = nv;
+      }
+      touch(x);
+      st |= prop_changed;
+    }
   }
 };
 

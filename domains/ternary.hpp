@@ -57,14 +57,10 @@ struct SignedVar {
   }
 };
 
-/// x outside [a, b], as far as bounds can say: a bound inside [a, b] moves past it.
+/// x outside [a, b]: bounds move past it, and a bitset loses the values inside.
 template <bool C>
 KOKKOS_INLINE_FUNCTION int narrow_outside(const StoreRef<C>& s, int x, std::int64_t a, std::int64_t b) {
-  int st = prop_unchanged;
-  if (s.min(x) >= a && s.min(x) <= b) st |= s.narrow_min(x, b + 1);
-  if (st & prop_failed) return st;
-  if (s.max(x) >= a && s.max(x) <= b) st |= s.narrow_max(x, a - 1);
-  return st;
+  return s.remove_range(x, a, b);
 }
 
 /// The least |v| and greatest |v| over the bounds [lo, hi].

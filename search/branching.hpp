@@ -5,12 +5,21 @@
 // with an unfixed variable decides; the last phase covers every store variable, so a node where no
 // phase has an unfixed variable has every variable fixed (and, after the fixpoint, is a solution).
 //
-// A decision always splits the domain [lo, hi] of x at v into two halves that partition it:
-// left x in [lo, v], right x in [v + 1, hi]; or, when `reversed`, left [v + 1, hi], right [lo, v].
-// So every solution lies under exactly one leaf (-a prints each once), and the subproblem bit paths
-// of the parallel search name disjoint subtrees. indomain_min is x = lo | x > lo; indomain_max is
-// x = hi | x < hi; split and reverse_split halve the domain; median and random split at the median
-// and at a random value (the bounds store cannot express x != v, so x = v | x != v becomes a split).
+// A decision partitions x's domain into two branches, so every solution lies under exactly one leaf
+// (-a prints each once) and the subproblem bit paths of the parallel search name disjoint subtrees:
+// - a split at v: left x in [lo, v], right x in [v + 1, hi]; reversed: the other way round.
+//   indomain_min is x = lo | x > lo (the same as x = lo | x != lo); indomain_max x = hi | x < hi;
+//   split and reverse_split halve [lo, hi]; outdomain_min is x > lo | x = lo, outdomain_max
+//   x < hi | x = hi.
+// - a value decision: left x = v, right x != v (MiniZinc's definition of indomain_median and
+//   indomain_random; outdomain_median / outdomain_random reversed). The median is the value of rank
+//   (size - 1) / 2 of the domain left (the greatest value not above the median: Gecode's
+//   INT_VAL_MED); the random value is drawn from a hash of the seed (-r), x and x's domain at the
+//   node, so that it depends on the node only, never on the team or the backend that visits it. On a
+//   variable without a bitset (a domain wider than the bitset span, domains/store.hpp) x != v cannot
+//   be stored: the value choice falls back to a split at v (x <= v | x > v).
+// Domain sizes (first_fail, most_constrained) count the values left, holes excluded; max_regret is
+// the gap between the two least values left.
 //
 // Levels: select_branch is called by every thread of a team; the choice is a TeamThreadRange
 // reduction per phase, so all threads agree on it. Two of those reductions in a row need a team
@@ -23,6 +32,7 @@
 #pragma once
 
 #include "domains/store.hpp"
+#include "search/search_state.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -38,10 +48,21 @@ enum class VarChoice : std::int8_t {
   largest,
   occurrence,
   most_constrained,
-  max_regret,  ///< bounds domains have no inner gaps: every regret is 1, so this is input order
+  max_regret,  ///< the greatest gap between the two least values left
 };
 
-enum class ValueChoice : std::int8_t { min = 0, max, split, reverse_split, median, random };
+enum class ValueChoice : std::int8_t {
+  min = 0,
+  max,
+  split,
+  reverse_split,
+  median,
+  random,
+  out_min,     ///< outdomain_min
+  out_max,     ///< outdomain_max
+  out_median,  ///< outdomain_median
+  out_random,  ///< outdomain_random
+};
 
 /// Device form of the phases: phase k owns vars[begin[k], begin[k + 1]).
 template <class MemorySpace>
@@ -60,20 +81,21 @@ struct Branch {
   int var = -1;  ///< -1: every variable is fixed
   std::int32_t lo = 0, hi = 0, v = 0;
   bool reversed = false;
+  std::int8_t kind = 0;  ///< a DecisionKind (search/search_state.hpp)
 };
 
 namespace detail {
 
 /// Key to minimise: the choice's criterion in the high bits, the position in the phase in the low
-/// 28 bits, so ties go to the earliest variable on every backend.
-KOKKOS_INLINE_FUNCTION std::int64_t choice_key(VarChoice c, std::int32_t lb, std::int32_t ub, std::int32_t occ,
-                                               int position) {
-  const std::int64_t size = std::int64_t(ub) - lb;  // < 2^32
+/// 28 bits, so ties go to the earliest variable on every backend. size: values left - 1 (< 2^32);
+/// regret: the gap between the two least values (< 2^32).
+KOKKOS_INLINE_FUNCTION std::int64_t choice_key(VarChoice c, std::int32_t lb, std::int32_t ub, std::int64_t size,
+                                               std::int64_t regret, std::int32_t occ, int position) {
   if (occ > (1 << 20) - 1) occ = (1 << 20) - 1;
   std::int64_t primary = 0;
   switch (c) {
-    case VarChoice::input_order:
-    case VarChoice::max_regret: primary = 0; break;
+    case VarChoice::input_order: primary = 0; break;
+    case VarChoice::max_regret: primary = -regret; break;
     case VarChoice::first_fail: primary = size; break;
     case VarChoice::anti_first_fail: primary = -size; break;
     case VarChoice::smallest: primary = lb; break;
@@ -102,11 +124,59 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace detail
 
-/// The branching decision at the current node; `salt` varies random choices between nodes.
+/// The random value choice's draw at a node: a hash of the seed, the variable and its domain there.
+template <bool Concurrent>
+KOKKOS_INLINE_FUNCTION std::uint64_t node_draw(std::uint64_t seed, const StoreRef<Concurrent>& s, int x,
+                                               std::int64_t size) {
+  return detail::mix(seed ^ detail::mix(std::uint64_t(x) * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(std::uint32_t(s.min(x)))) ^
+                     detail::mix((std::uint64_t(std::uint32_t(s.max(x))) << 32) ^ std::uint64_t(size)));
+}
+
+/// How the value choice `vc` branches on x at this node (x unfixed): a split or a value decision.
+template <bool Concurrent>
+KOKKOS_INLINE_FUNCTION Branch branch_on(const StoreRef<Concurrent>& s, int x, ValueChoice vc, std::uint64_t seed) {
+  Branch b;
+  b.var = x;
+  b.lo = s.min(x);
+  b.hi = s.max(x);
+  const std::int64_t mid = b.lo + (std::int64_t(b.hi) - b.lo) / 2;  // lo <= mid < hi
+  const bool out = vc == ValueChoice::out_median || vc == ValueChoice::out_random;
+  switch (vc) {
+    case ValueChoice::min: b.v = b.lo; break;
+    case ValueChoice::max: b.v = b.hi - 1; b.reversed = true; break;
+    case ValueChoice::out_min: b.v = b.lo; b.reversed = true; break;
+    case ValueChoice::out_max: b.v = b.hi - 1; break;
+    case ValueChoice::split: b.v = static_cast<std::int32_t>(mid); break;
+    case ValueChoice::reverse_split: b.v = static_cast<std::int32_t>(mid); b.reversed = true; break;
+    case ValueChoice::median:
+    case ValueChoice::out_median:
+    case ValueChoice::random:
+    case ValueChoice::out_random: {
+      const std::int64_t size = s.domain_size(x);
+      const bool median = vc == ValueChoice::median || vc == ValueChoice::out_median;
+      const std::int64_t rank =
+          median ? (size - 1) / 2 : static_cast<std::int64_t>(node_draw(seed, s, x, size) % std::uint64_t(size));
+      b.v = static_cast<std::int32_t>(s.value_at_rank(x, rank));
+      if (s.has_bits(x)) {
+        b.kind = decide_value;
+        b.reversed = out;
+      } else if (b.v == b.hi) {
+        // A split at v needs v < hi: the top value goes to the right half (x < hi | x = hi).
+        b.v = b.hi - 1;
+        b.reversed = !out;
+      } else {
+        b.reversed = out;
+      }
+      break;
+    }
+  }
+  return b;
+}
+
+/// The branching decision at the current node.
 template <class TeamMember, class Phases, bool Concurrent>
 KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases,
-                                            const StoreRef<Concurrent>& s, std::uint64_t salt) {
-  Branch b;
+                                            const StoreRef<Concurrent>& s) {
   for (int k = 0; k < phases.size(); ++k) {
     const int first = phases.begin(k);
     const int n = phases.begin(k + 1) - first;
@@ -118,32 +188,20 @@ KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases
         [&](const int i, std::int64_t& acc) {
           const int x = phases.vars(first + i);
           const std::int32_t lb = s.min(x), ub = s.max(x);
-          if (lb == ub) return;
-          const std::int64_t key = detail::choice_key(vc, lb, ub, phases.occurrences(x), i);
+          if (lb >= ub) return;
+          const bool sized = vc == VarChoice::first_fail || vc == VarChoice::anti_first_fail ||
+                             vc == VarChoice::most_constrained;
+          const std::int64_t size = sized ? s.domain_size(x) - 1 : 0;
+          const std::int64_t regret = vc == VarChoice::max_regret ? s.next_value(x, std::int64_t(lb) + 1) - lb : 0;
+          const std::int64_t key = detail::choice_key(vc, lb, ub, size, regret, phases.occurrences(x), i);
           if (key < acc) acc = key;
         },
         MinReducer<std::int64_t>(best));
     if (best == INT64_MAX) continue;
     const int position = static_cast<int>(((best % (1 << 28)) + (1 << 28)) % (1 << 28));
-    b.var = phases.vars(first + position);
-    b.lo = s.min(b.var);
-    b.hi = s.max(b.var);
-    const std::int64_t mid = b.lo + (std::int64_t(b.hi) - b.lo) / 2;  // lo <= mid < hi
-    switch (static_cast<ValueChoice>(phases.value_choice(k))) {
-      case ValueChoice::min: b.v = b.lo; break;
-      case ValueChoice::max: b.v = b.hi - 1; b.reversed = true; break;
-      case ValueChoice::split:
-      case ValueChoice::median: b.v = static_cast<std::int32_t>(mid); break;
-      case ValueChoice::reverse_split: b.v = static_cast<std::int32_t>(mid); b.reversed = true; break;
-      case ValueChoice::random: {
-        const std::uint64_t r = detail::mix(phases.seed ^ detail::mix(salt) ^ std::uint64_t(b.var));
-        b.v = static_cast<std::int32_t>(b.lo + std::int64_t(r % std::uint64_t(std::int64_t(b.hi) - b.lo)));
-        break;
-      }
-    }
-    return b;
+    return branch_on(s, phases.vars(first + position), static_cast<ValueChoice>(phases.value_choice(k)), phases.seed);
   }
-  return b;
+  return Branch{};
 }
 
 }  // namespace kcp

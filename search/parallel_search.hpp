@@ -15,9 +15,11 @@
 //
 // Inside a subproblem, depth-first search by recomputation: going down, a decision narrows the store
 // in team scratch and the fixpoint runs on it; after a failure or a solution, the next node is
-// recomputed from the root store by replaying the decision stack. A decision on the same variable as
-// the top of the stack, when the top's left half is exhausted, replaces it (its node's bounds imply
-// the top's right half), which keeps stacks short under indomain_min/max.
+// recomputed from the root store by replaying the decision stack. A split on the same variable as
+// the top of the stack, when the top is a split whose left half is exhausted, replaces it (its node's
+// bounds imply the top's right half), which keeps stacks short under indomain_min/max; a value
+// decision (x = v | x != v) never replaces one, nor is replaced, since x != v is not an interval.
+// The store is the bounds and the bitset words (domains/store.hpp), restored and saved together.
 //
 // Branch and bound: before every node the objective's upper bound is set below the best objective
 // any team has found (read atomically from the shared control word); a new solution lowers it with
@@ -60,13 +62,19 @@ struct ParallelSearch {
   bool root_fixpoint = false;
 
   static constexpr int shared_ints = 4;
-  /// Team scratch: lb, ub, the fixpoint flags and the shared control words.
-  static std::size_t scratch_bytes(int num_vars) {
-    return 2 * sizeof(std::int32_t) * num_vars + sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
+  /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words.
+  static std::size_t scratch_bytes(int num_vars, int domain_words) {
+    return sizeof(DomainWord) * domain_words + 2 * sizeof(std::int32_t) * num_vars +
+           sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
   }
 
   KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const StoreRef<Concurrent>& s, int& st) {
-    const bool upper_half = (right != 0) != (d.reversed != 0);
+    const bool second = (right != 0) != (d.reversed != 0);
+    if (d.kind == decide_value) {
+      st |= second ? s.remove(d.var, d.v) : s.narrow_to(d.var, d.v, d.v);
+      return;
+    }
+    const bool upper_half = second;
     if (upper_half) {
       st |= s.narrow_min(d.var, std::int64_t(d.v) + 1);
       st |= s.narrow_max(d.var, d.hi);
@@ -89,6 +97,8 @@ struct ParallelSearch {
     const int t = team.league_rank();
     const int n = program.num_vars;
     auto& scratch = team.team_scratch(scratch_level);
+    const int words = program.domain_words();
+    DomainWord* bits = static_cast<DomainWord*>(scratch.get_shmem(sizeof(DomainWord) * words));
     std::int32_t* lb = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
     std::int32_t* ub = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
     int* flags = static_cast<int*>(scratch.get_shmem(sizeof(int) * (fixpoint_flag_count + shared_ints)));
@@ -99,7 +109,7 @@ struct ParallelSearch {
     }
     if (ts(team_idle) || ts(team_has_solution)) return;
     int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
-    const StoreRef<Concurrent> s{lb, ub, n};
+    const StoreRef<Concurrent> s = program.template store<Concurrent>(lb, ub, bits);
     // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
     // records the changes as the next fixpoint's events.
     const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
@@ -156,11 +166,14 @@ struct ParallelSearch {
             lb[x] = state.snapshot(t, 2 * x);
             ub[x] = state.snapshot(t, 2 * x + 1);
           });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
+                               [&](const int w) { bits[w] = state.snapshot_bits(t, w); });
         } else {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
             lb[x] = program.root_lb(x);
             ub[x] = program.root_ub(x);
           });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits[w] = program.root_bits(w); });
         }
         team.team_barrier();
         // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
@@ -208,15 +221,14 @@ struct ParallelSearch {
           state.snapshot(t, 2 * x) = lb[x];
           state.snapshot(t, 2 * x + 1) = ub[x];
         });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
+                             [&](const int w) { state.snapshot_bits(t, w) = bits[w]; });
         team.team_barrier();
         Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = 1; });
       }
-      // Random value choices in the dive depend on the path only, for the same reason.
-      const std::uint64_t salt =
-          node_depth < path_length
-              ? (std::uint64_t(ts(team_subproblem)) >> (path_length - node_depth)) * 2654435761u + node_depth
-              : std::uint64_t(ts(team_nodes)) * 1315423911u + std::uint64_t(t);
-      Branch b = failed ? Branch{} : select_branch(team, phases, s, salt);
+      // Random value choices depend on the node's store only (search/branching.hpp), so the dive
+      // above the subproblems is the same tree in every team.
+      Branch b = failed ? Branch{} : select_branch(team, phases, s);
       if (capped && b.var < 0) {
         // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
         // a solution. With every variable fixed nothing can narrow, so it ends at once.
@@ -246,12 +258,14 @@ struct ParallelSearch {
         int depth = node_depth;
         int next = 0;
         if (!failed && b.var >= 0) {
-          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0};
+          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind};
           if (depth < path_length) {
             dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
-          } else if (depth > path_length && state.decisions(t, depth - 1).right &&
-                     state.decisions(t, depth - 1).var == b.var) {
-            --depth;  // the new decision takes the exhausted one's place
+          } else if (depth > path_length && b.kind == decide_split && state.decisions(t, depth - 1).right &&
+                     state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {
+            // The new split takes the exhausted one's place: its [lo, hi] implies the old right half.
+            // Not for value decisions: x != v is no interval, and would be lost.
+            --depth;
           }
           if (depth >= state.capacity) {
             state.control(ctl_error) = 2;
@@ -268,6 +282,7 @@ struct ParallelSearch {
           if (failed) ts(team_failures) += 1;
           if (solution) {
             ts(team_has_solution) = 1;
+            ts(team_solution_subproblem) = index;
             if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
             next = 1;
           }

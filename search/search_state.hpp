@@ -4,20 +4,29 @@
 // objective, the skipped-subproblem count.
 #pragma once
 
+#include "domains/store.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace kcp {
 
-/// One decision: x's domain at the node was [lo, hi], split at v. Left is [lo, v] (reversed: [v+1, hi]),
-/// right the other half. `right` is 1 once the left half is exhausted (or, on a subproblem's path,
-/// when the path takes the right half).
+/// What a decision does to its variable (see search/branching.hpp).
+enum DecisionKind : std::int8_t {
+  decide_split = 0,  ///< x's domain at the node was [lo, hi]: left x in [lo, v], right x in [v + 1, hi]
+  decide_value = 1,  ///< left x = v, right x != v
+};
+
+/// One decision. A split: left is [lo, v] (reversed: [v+1, hi]), right the other half. A value
+/// decision: left x = v, right x != v (reversed: the other way round). `right` is 1 once the left
+/// branch is exhausted (or, on a subproblem's path, when the path takes the right branch).
 struct Decision {
   std::int32_t var;
   std::int32_t lo, hi, v;
   std::int8_t reversed;
   std::int8_t right;
+  std::int8_t kind;  ///< a DecisionKind
 };
 
 /// Slots of SearchState::control (int64 each), shared by all teams.
@@ -44,6 +53,7 @@ enum TeamSlot : int {
   team_last_subproblem, ///< the subproblem taken before the one in hand, -1 when none
   team_last_path,       ///< how many of the last one's path decisions are still on the stack
   team_snapshot,        ///< 1 when snapshot holds the store at the root of the subproblem in hand
+  team_solution_subproblem,  ///< the subproblem the solution in the slot belongs to
   team_slot_count
 };
 
@@ -71,13 +81,16 @@ struct SearchState {
   /// The store at the root of each team's subproblem ([team][2 * variable]: lb, ub), or empty when
   /// it would not fit (every backtrack then recomputes from the root).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
+  /// The bitset words of the same stores ([team][word]); empty without snapshots or bitsets.
+  Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> snapshot_bits;
   /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
 
   SearchState() = default;
-  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false, std::size_t work_ints = 0)
+  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false, std::size_t work_ints = 0,
+              int domain_words = 0)
       : teams(num_teams),
         capacity(stack_capacity),
         decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::decisions"), num_teams,
@@ -86,6 +99,8 @@ struct SearchState {
         solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
         snapshot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot"), snapshots ? num_teams : 0,
                  snapshots ? 2 * num_vars : 0),
+        snapshot_bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_bits"),
+                      snapshots && domain_words > 0 ? num_teams : 0, snapshots ? domain_words : 0),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop") {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -99,21 +100,28 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // Built once on the host (the root fixpoint runs there), then copied to Memory (shared on a CPU).
   Program program = original;
   if (options.sort_propagators) sort_ternary_by_op(program);
+  if (options.bitset_span > 0) program.give_bitsets(options.bitset_span);
+  report.bitset_vars = program.num_bitset_vars();
   DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
   bool root_fixpoint = false;
   {
     std::vector<std::int32_t> lb = program.lb, ub = program.ub;
-    const FixpointResult r = serial_fixpoint(host, StoreRef<false>{lb.data(), ub.data(), program.num_vars()},
+    std::vector<DomainWord> bits = program.bits;
+    const FixpointResult r = serial_fixpoint(host, host.store<false>(lb.data(), ub.data(), bits.data()),
                                              options.max_fixpoint_iterations > 0 ? options.max_fixpoint_iterations : 4096);
     if (!r.failed && !r.capped) {
       host.root_lb = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_lb", lb);
       host.root_ub = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_ub", ub);
+      host.root_bits = detail::upload<DomainWord, Kokkos::HostSpace>("kcp::program::root_bits", bits);
       program.lb = std::move(lb);
       program.ub = std::move(ub);
+      program.bits = std::move(bits);
       root_fixpoint = true;
     }
   }
   const int n = program.num_vars();
+  const int words = static_cast<int>(program.bits.size());
+  report.domain_bytes = std::int64_t(n) * 2 * sizeof(std::int32_t) + std::int64_t(words) * sizeof(DomainWord);
   std::int64_t capacity = options.max_depth;
   if (capacity <= 0) {
     // The decision stacks of all teams together stay within 2^25 entries (640 MB), each at least 1024.
@@ -125,7 +133,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.program = DeviceProgram<Memory>(host);
   kernel.phases = upload_phases<Memory>(program, options);
   // The subproblem roots' stores of all teams together stay within 1 GiB.
-  report.snapshots = options.snapshots && double(report.teams) * n * 2 * sizeof(std::int32_t) <= double(1 << 30);
+  report.snapshots = options.snapshots && double(report.teams) * double(report.domain_bytes) <= double(1 << 30);
   // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
   const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
   report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
@@ -136,7 +144,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.queue_fixpoint =
       queue_wanted && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
   kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots,
-                                     report.queue_fixpoint ? work_ints : 0);
+                                     report.queue_fixpoint ? work_ints : 0, words);
   kernel.queue = report.queue_fixpoint;
   kernel.root_fixpoint = root_fixpoint;
   kernel.objective = options.objective;
@@ -148,7 +156,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.setup_time_s = std::chrono::duration<double>(Clock::now() - start).count();
   Kokkos::Profiling::popRegion();
 
-  const std::size_t bytes = Kernel::scratch_bytes(n);
+  const std::size_t bytes = Kernel::scratch_bytes(n, words);
   using Policy = Kokkos::TeamPolicy<ExecSpace, SearchLaunchBounds>;
   // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
   // (the backend's default shape is the one measured, and is not second-guessed).
@@ -201,6 +209,28 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       thread.join();
     }
   } join_on_exit{search_done, watchdog};
+  // Satisfaction: solutions by subproblem, in the order found within one (see below).
+  std::multimap<std::int64_t, std::vector<std::int32_t>> held;
+  bool limit_reached = false;  ///< the solution limit or the caller stopped the search
+  const auto deliver = [&](std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>>& found) {
+    for (auto& [key, values] : found) {
+      if (stop) {
+        unreported = unreported || options.objective < 0;
+        continue;
+      }
+      if (options.objective >= 0) {
+        if (key >= best_reported) continue;
+        best_reported = key;
+      }
+      ++report.solutions;
+      if (!on_solution(values)) {
+        stop = limit_reached = true;
+        unreported = true;
+      }
+      if (options.objective < 0 && options.max_solutions > 0 && report.solutions >= options.max_solutions)
+        stop = limit_reached = true;
+    }
+  };
   while (!stop) {
     kernel.node_budget = budget;
     const auto launch_start = Clock::now();
@@ -227,8 +257,12 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity) +
                                " decisions); rerun with a larger --max-depth");
 
-    // Hand the new solutions over: satisfaction in team order, optimisation worst first so that the
-    // caller sees an improving sequence.
+    // Hand the new solutions over. Optimisation: worst first, so that the caller sees an improving
+    // sequence. Satisfaction with a solution limit: in the order of the sequential search, so that
+    // the first solution printed is the one a sequential search following the annotations reaches
+    // first: a solution is held until every subproblem before its own is finished (subproblems are
+    // numbered in depth-first order, and each team's search inside one is sequential). Satisfaction
+    // with -a: as found.
     std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> found;
     bool any = false;
     for (int t = 0; t < report.teams; ++t) {
@@ -236,30 +270,28 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       any = true;
       Kokkos::deep_copy(solution_row, Kokkos::subview(kernel.state.solution, t, Kokkos::ALL()));
       std::vector<std::int32_t> values(solution_row.data(), solution_row.data() + n);
-      const std::int64_t key = options.objective >= 0 ? values[options.objective] : 0;
-      found.emplace_back(key, std::move(values));
+      if (options.objective >= 0) {
+        found.emplace_back(values[options.objective], std::move(values));
+      } else {
+        held.emplace(team(t, team_solution_subproblem), std::move(values));
+      }
       team(t, team_has_solution) = 0;
     }
     if (any) Kokkos::deep_copy(kernel.state.team, team);
-    if (options.objective >= 0)
+    if (options.objective >= 0) {
       std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (auto& [key, values] : found) {
-      if (stop) {
-        unreported = unreported || options.objective < 0;
-        continue;
+    } else {
+      // The least subproblem still in a team's hands: every one before it is finished.
+      std::int64_t open = INT64_MAX;
+      for (int t = 0; t < report.teams; ++t)
+        if (team(t, team_subproblem) >= 0) open = std::min(open, team(t, team_subproblem));
+      const bool in_order = options.max_solutions > 0;
+      while (!held.empty() && (!in_order || held.begin()->first <= open)) {
+        found.emplace_back(0, std::move(held.begin()->second));
+        held.erase(held.begin());
       }
-      if (options.objective >= 0) {
-        if (key >= best_reported) continue;
-        best_reported = key;
-      }
-      ++report.solutions;
-      if (!on_solution(values)) {
-        stop = true;
-        unreported = true;
-      }
-      if (options.objective < 0 && options.max_solutions > 0 && report.solutions >= options.max_solutions)
-        stop = true;
     }
+    deliver(found);
 
     int idle = 0;
     for (int t = 0; t < report.teams; ++t) idle += team(t, team_idle) ? 1 : 0;
@@ -275,6 +307,20 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     if (options.interrupted && *options.interrupted) {
       report.interrupted = !report.complete;
       stop = true;
+    }
+    if (stop && !held.empty()) {
+      // Stopping for time, a signal or every team idle: what is held is a solution all the same,
+      // handed over in order. Stopped by the limit or the caller: it stays unreported.
+      if (limit_reached) {
+        unreported = true;
+      } else {
+        std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> rest;
+        for (auto& [index, values] : held) rest.emplace_back(0, std::move(values));
+        stop = false;
+        deliver(rest);
+        stop = true;
+      }
+      held.clear();
     }
   }
   // Solutions found but not handed over (the solution limit, or the caller, stopped first) mean the

@@ -49,6 +49,9 @@ struct SearchOptions {
   /// the queue holds most of the propagators anyway and building it costs more than it saves.
   FixpointMode fixpoint_mode = FixpointMode::automatic;
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
+  /// Variables whose root domain spans 3 to this many values get a bitset (domains with holes,
+  /// domains/store.hpp); wider ones stay bounds-only. 0: none (the bounds-only store, an ablation).
+  std::int64_t bitset_span = default_bitset_span;
   /// Where the backend runs several teams and the caller leaves teams and subproblems to it: first
   /// search with one team and no split for at most this long. A tree that small is then finished
   /// without the fleet's subproblem dives (on CUDA, 1,056 teams explored 150x the nodes of queens'
@@ -65,6 +68,8 @@ struct SearchReport {
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
+  int bitset_vars = 0;     ///< store variables with a bitset
+  std::int64_t domain_bytes = 0;  ///< one team's store: bounds and bitset words
   bool snapshots = false;  ///< whether backtracking restored subproblem roots (SearchOptions::snapshots)
   bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::fixpoint_mode)
   double reads_per_variable = 0;  ///< propagators reading a variable, on average

@@ -18,8 +18,10 @@
 //   array_var_{int,bool}_element              decomposed: e_i <-> (index = i), e_i -> (result = x_i),
 //                                              sum e_i = 1 (reified rows; a native family would be better)
 //   array_int_{minimum,maximum}               chain of ternary min / max
-//   set_in                                    bounds; a hole of 1-2 values: x != v rows; wider: a
-//                                              Boolean and two rows (exclude_holes)
+//   set_in, holes in a variable's domain      bounds; holes in a domain spanning at most
+//                                              CompileOptions::bitset_span values: its bitset; else a
+//                                              hole of 1-2 values: x != v rows; wider: a Boolean and
+//                                              two rows (exclude_holes)
 //   set_in_reif, set_in_imp                   reified rows G_j <-> x >= l_j, H_j <-> x > h_j per range
 //                                              [l_j, h_j]; x in S <-> sum G_j - sum H_j = 1 (a row)
 //   bool_not, bool_xor (2 args)               row a + b = 1
@@ -197,6 +199,10 @@ class Compiler {
     const std::int64_t h = std::min<std::int64_t>(p.ub[x], hi);
     if (l > h) {
       unsatisfiable();
+      return;
+    }
+    if (p.has_bits(x)) {  // through the store: a bound landing on a hole moves on
+      if (p.store().narrow_to(x, l, h) & prop_failed) unsatisfiable();
       return;
     }
     p.lb[x] = static_cast<std::int32_t>(l);
@@ -629,6 +635,13 @@ void Compiler::in_set(const Term& x, const IntSet& s, fzn::Location loc) {
 void Compiler::exclude_holes(int x, const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
                              const std::string& what, fzn::Location loc) {
   const std::int64_t top = program().ub[static_cast<std::size_t>(x)];
+  if (ranges.size() > 1 && top - program().lb[static_cast<std::size_t>(x)] + 1 <= options_.bitset_span) {
+    // A small domain: its bitset holds the holes (domains/store.hpp).
+    program().give_bits(x);
+    const StoreRef<false> s = program().store();
+    for (std::size_t k = 1; k < ranges.size(); ++k) s.remove_range(x, ranges[k - 1].second + 1, ranges[k].first - 1);
+    return;
+  }
   // Gap k is [a, b]; big_m = top - a + 1 makes x - big_m <= a - 1 hold for every x <= top. A gap of one
   // or two values, or one whose big_m is no 32-bit coefficient, is excluded value by value.
   auto gap = [&](std::size_t k) { return std::make_pair(ranges[k - 1].second + 1, ranges[k].first - 1); };

@@ -35,6 +35,10 @@ struct CompileOptions {
   /// After preprocessing, rewrite the linear rows in ternary normal form (solver/ternarize.hpp): the
   /// ablation of native rows, not a default.
   bool ternary_rows = false;
+  /// A variable whose domain has holes and spans at most this many values gets a bitset that holds
+  /// them (domains/store.hpp); wider ones, or all with 0, get the gap encoding (compile.cpp,
+  /// exclude_holes). Search gives the other small domains theirs (SearchOptions::bitset_span).
+  std::int64_t bitset_span = default_bitset_span;
 };
 
 /// The size of a program, per family.

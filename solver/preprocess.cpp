@@ -60,7 +60,14 @@ Equalities merge_equalities(const fzn::Model& model, VariableClasses& classes) {
 
 RootFixpointResult root_fixpoint(Program& p) {
   const DeviceProgram<Kokkos::HostSpace> d(p);
-  const StoreRef<false> s{p.lb.data(), p.ub.data(), p.num_vars()};
+  // Changes are detected by the store's change tracking: a bound or a value removed inside.
+  std::vector<std::int32_t> touched_flag(static_cast<std::size_t>(p.num_vars()), 0), touched_list(
+      static_cast<std::size_t>(p.num_vars()));
+  int touched_count = 0;
+  StoreRef<false> s = p.store();
+  s.touched_flag = touched_flag.data();
+  s.touched_list = touched_list.data();
+  s.touched_count = &touched_count;
   const int nt = p.num_ternary(), nr = p.num_rows(), ne = p.num_elements();
   const int np = nt + nr + ne;
   // Propagator id: [0, nt) ternary, [nt, nt + nr) rows, then elements. Their variables, and for
@@ -96,7 +103,6 @@ RootFixpointResult root_fixpoint(Program& p) {
   for (int id = 0; id < np; ++id) queue[static_cast<std::size_t>(id)] = id;
   std::vector<char> queued(static_cast<std::size_t>(np), 1);
   std::size_t head = 0, size = static_cast<std::size_t>(np);
-  std::vector<std::int32_t> old_lb, old_ub;
   const SerialLanes lanes{};
   RootFixpointResult res;
   while (size > 0) {
@@ -105,14 +111,7 @@ RootFixpointResult root_fixpoint(Program& p) {
     --size;
     queued[static_cast<std::size_t>(id)] = 0;
     ++res.propagations;
-    const auto vb = static_cast<std::size_t>(vars_begin[static_cast<std::size_t>(id)]);
-    const auto ve = static_cast<std::size_t>(vars_begin[static_cast<std::size_t>(id) + 1]);
-    old_lb.clear();
-    old_ub.clear();
-    for (std::size_t k = vb; k < ve; ++k) {
-      old_lb.push_back(p.lb[static_cast<std::size_t>(vars[k])]);
-      old_ub.push_back(p.ub[static_cast<std::size_t>(vars[k])]);
-    }
+    touched_count = 0;
     int st = 0;
     if (id < nt) {
       st = propagate_ternary(d.ternary(id), s);
@@ -121,14 +120,13 @@ RootFixpointResult root_fixpoint(Program& p) {
     } else {
       st = propagate_element(lanes, d.elements, id - nt - nr, s);
     }
+    for (int k = 0; k < touched_count; ++k) touched_flag[static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)])] = 0;
     if (st & prop_failed) {
       res.failed = true;
       return res;
     }
-    if (!(st & prop_changed)) continue;
-    for (std::size_t k = vb; k < ve; ++k) {
-      const auto x = static_cast<std::size_t>(vars[k]);
-      if (p.lb[x] == old_lb[k - vb] && p.ub[x] == old_ub[k - vb]) continue;
+    for (int k = 0; k < touched_count; ++k) {
+      const auto x = static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)]);
       if (p.lb[x] > p.ub[x]) {
         res.failed = true;
         return res;
@@ -220,6 +218,9 @@ class Simplifier {
     for (int e = 0; e < p_.num_elements() && !failed_; ++e) element(e);
     q_.lb = p_.lb;
     q_.ub = p_.ub;
+    q_.bits_at = p_.bits_at;
+    q_.bits_base = p_.bits_base;
+    q_.bits = p_.bits;
     return std::move(q_);
   }
 
@@ -232,24 +233,29 @@ class Simplifier {
   std::int64_t lb(int x) const { return p_.lb[static_cast<std::size_t>(x)]; }
   std::int64_t ub(int x) const { return p_.ub[static_cast<std::size_t>(x)]; }
 
+  /// Through the store, so that a bound landing on a removed value moves on (domains/store.hpp).
   void narrow(int x, Int128 lo, Int128 hi) {
     const auto i = static_cast<std::size_t>(x);
+    const StoreRef<false> s = p_.store();
     if (lo > p_.lb[i]) {
       if (lo > p_.ub[i]) {
         failed_ = true;
         return;
       }
-      p_.lb[i] = static_cast<std::int32_t>(lo);
-      changed_ = true;
+      apply(s.narrow_min(x, static_cast<std::int64_t>(lo)));
+      if (failed_) return;
     }
     if (hi < p_.ub[i]) {
       if (hi < p_.lb[i]) {
         failed_ = true;
         return;
       }
-      p_.ub[i] = static_cast<std::int32_t>(hi);
-      changed_ = true;
+      apply(s.narrow_max(x, static_cast<std::int64_t>(hi)));
     }
+  }
+  void apply(int st) {
+    if (st & prop_failed) failed_ = true;
+    if (st & prop_changed) changed_ = true;
   }
 
   static Int128 floor_div(Int128 a, Int128 b) {
@@ -369,7 +375,11 @@ class Simplifier {
               narrow(x, lb(x), v - 1);
               return;
             }
-            break;  // a hole strictly inside: keep the row
+            if (p_.has_bits(x)) {  // a hole strictly inside: the bitset takes it
+              apply(p_.store().remove(x, static_cast<std::int64_t>(v)));
+              return;
+            }
+            break;  // a hole strictly inside a bounds-only domain: keep the row
           }
         }
       }
@@ -483,9 +493,22 @@ void compact(Compiled& cc) {
   }
   std::vector<int> id(static_cast<std::size_t>(n), -1);
   Program q;
-  for (int x = 0; x < n; ++x)
-    if (keep[static_cast<std::size_t>(x)])
-      id[static_cast<std::size_t>(x)] = q.add_var(p.lb[static_cast<std::size_t>(x)], p.ub[static_cast<std::size_t>(x)]);
+  p.fit_layout();
+  for (int x = 0; x < n; ++x) {
+    if (!keep[static_cast<std::size_t>(x)]) continue;
+    const int y = q.add_var(p.lb[static_cast<std::size_t>(x)], p.ub[static_cast<std::size_t>(x)]);
+    id[static_cast<std::size_t>(x)] = y;
+    if (p.has_bits(x) && !fixed(x)) {
+      // The bitset goes along, its words from the first one that holds a value left.
+      const std::int64_t base = p.bits_base[static_cast<std::size_t>(x)];
+      const std::int64_t first = (std::int64_t(p.lb[static_cast<std::size_t>(x)]) - base) / domain_word_bits;
+      const std::int64_t last = (std::int64_t(p.ub[static_cast<std::size_t>(x)]) - base) / domain_word_bits;
+      q.bits_at[static_cast<std::size_t>(y)] = static_cast<std::int32_t>(q.bits.size());
+      q.bits_base[static_cast<std::size_t>(y)] = static_cast<std::int32_t>(base + first * domain_word_bits);
+      for (std::int64_t w = first; w <= last; ++w)
+        q.bits.push_back(p.bits[static_cast<std::size_t>(p.bits_at[static_cast<std::size_t>(x)] + w)]);
+    }
+  }
   auto map = [&](int x) { return id[static_cast<std::size_t>(canonical[static_cast<std::size_t>(x)])]; };
   q.row_begin = std::move(p.row_begin);
   q.coef = std::move(p.coef);

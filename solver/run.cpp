@@ -58,6 +58,7 @@ struct Options {
   std::string fixpoint = "auto";
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
+  std::int64_t bitset_span = default_bitset_span;
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -110,6 +111,11 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--max-fixpoint-iterations", o.max_fixpoint_iterations,
                  "Per node; a node still changing after that many is branched on (0: no limit)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--bitset-span", o.bitset_span,
+                 "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
+                 "holes); wider ones keep bounds only. 0: bounds only for all (default " +
+                     std::to_string(default_bitset_span) + ")")
+      ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
@@ -179,6 +185,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
+  co.bitset_span = o.bitset_span;
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -202,6 +209,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   // What parsing and compiling left of the limit; never 0, which would mean no limit.
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
   so.slice_nodes = o.slice_nodes;
+  so.bitset_span = o.bitset_span;
   so.probe_s = o.probe_ms / 1000.0;
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;
@@ -284,6 +292,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     }
     stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
     stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
+    stat(out, "bitsetVariables", std::to_string(rep.bitset_vars));
+    stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
     stat(out, "scratchLevel", std::to_string(rep.scratch_level));
     stat(out, "space", "\"" + rep.space + "\"");

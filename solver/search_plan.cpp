@@ -22,7 +22,9 @@ const std::map<std::string, ValueChoice>& value_choices() {
       {"indomain_max", ValueChoice::max},         {"indomain_split", ValueChoice::split},
       {"indomain_interval", ValueChoice::split},  {"indomain_reverse_split", ValueChoice::reverse_split},
       {"indomain_median", ValueChoice::median},   {"indomain_middle", ValueChoice::median},
-      {"indomain_random", ValueChoice::random},
+      {"indomain_random", ValueChoice::random},   {"outdomain_min", ValueChoice::out_min},
+      {"outdomain_max", ValueChoice::out_max},    {"outdomain_median", ValueChoice::out_median},
+      {"outdomain_random", ValueChoice::out_random},
   };
   return m;
 }
@@ -62,8 +64,6 @@ class Planner {
     }
     if (const auto it = value_choices().find(valname); it != value_choices().end()) {
       ph.value_choice = it->second;
-      if (valname == "indomain_median" || valname == "indomain_middle" || valname == "indomain_random")
-        plan_.warnings.push_back(valname + " splits the domain at its value (x <= v | x > v)");
     } else {
       plan_.warnings.push_back("value choice '" + valname + "' is not supported: indomain_split instead");
     }

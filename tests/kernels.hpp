@@ -15,10 +15,34 @@ namespace kcp::test {
 struct FixpointOutcome {
   bool failed = false;
   std::vector<std::int32_t> lb, ub;
+  std::vector<DomainWord> bits;  ///< the bitset words (p's layout)
   int iterations = 0;
 
   /// Whether it narrowed p's root domains without failing.
-  bool narrowed(const Program& p) const { return !failed && (lb != p.lb || ub != p.ub); }
+  bool narrowed(const Program& p) const { return !failed && (lb != p.lb || ub != p.ub || domains(p) != root_domains(p)); }
+
+  /// x's domain as a list of values (bounds-only domains: their bounds), in p's layout.
+  std::vector<std::int64_t> domain(const Program& p, int x) const {
+    if (!p.has_bits(x) || lb[x] > ub[x]) return {lb[x], ub[x]};
+    const DomainLayout l{p.bits_at.data(), p.bits_base.data(), p.num_vars(), static_cast<int>(bits.size())};
+    const StoreRef<false> s(const_cast<std::int32_t*>(lb.data()), const_cast<std::int32_t*>(ub.data()),
+                            const_cast<DomainWord*>(bits.data()), l);
+    std::vector<std::int64_t> out;
+    for (std::int64_t v = s.next_value(x, lb[x]); v <= ub[x]; v = s.next_value(x, v + 1)) out.push_back(v);
+    return out;
+  }
+  std::vector<std::vector<std::int64_t>> domains(const Program& p) const {
+    std::vector<std::vector<std::int64_t>> d;
+    for (int x = 0; x < p.num_vars(); ++x) d.push_back(domain(p, x));
+    return d;
+  }
+  static std::vector<std::vector<std::int64_t>> root_domains(const Program& p) {
+    FixpointOutcome o;
+    o.lb = p.lb;
+    o.ub = p.ub;
+    o.bits = p.bits;
+    return o.domains(p);
+  }
 };
 
 template <class Space, bool Concurrent>
@@ -26,11 +50,14 @@ struct TeamFixpointKernel {
   using TeamMember = typename Kokkos::TeamPolicy<Space>::member_type;
   DeviceProgram<typename Space::memory_space> program;
   Kokkos::View<std::int32_t*, typename Space::memory_space> lb, ub;
+  Kokkos::View<DomainWord*, typename Space::memory_space> bits;
   Kokkos::View<int[2], typename Space::memory_space> result;  // failed, iterations
   FixpointOptions options;
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const int n = program.num_vars;
+    const int words = program.domain_words();
+    auto* sbits = static_cast<DomainWord*>(team.team_shmem().get_shmem(sizeof(DomainWord) * words));
     auto* slb = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
     auto* sub = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
     int* flags = static_cast<int*>(team.team_shmem().get_shmem(sizeof(int) * fixpoint_flag_count));
@@ -38,12 +65,14 @@ struct TeamFixpointKernel {
       slb[x] = program.root_lb(x);
       sub[x] = program.root_ub(x);
     });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { sbits[w] = program.root_bits(w); });
     team.team_barrier();
-    const FixpointResult r = team_fixpoint(team, program, StoreRef<Concurrent>{slb, sub, n}, flags, options);
+    const FixpointResult r = team_fixpoint(team, program, program.template store<Concurrent>(slb, sub, sbits), flags, options);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
       lb(x) = slb[x];
       ub(x) = sub[x];
     });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(w) = sbits[w]; });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       result(0) = r.failed ? 1 : 0;
       result(1) = r.iterations;
@@ -58,17 +87,20 @@ FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& option
   using MemSpace = typename Space::memory_space;
   const LaunchParams lp = default_launch_params<Space>();
   const int n = p.num_vars();
+  const int words = static_cast<int>(p.bits.size());
   Kokkos::View<std::int32_t*, MemSpace> lb("lb", n), ub("ub", n);
+  Kokkos::View<DomainWord*, MemSpace> bits("bits", words);
   Kokkos::View<int[2], MemSpace> result("result");
-  const std::size_t bytes = sizeof(std::int32_t) * 2 * n + sizeof(int) * fixpoint_flag_count + 64;
+  const std::size_t bytes =
+      sizeof(DomainWord) * words + sizeof(std::int32_t) * 2 * n + sizeof(int) * fixpoint_flag_count + 64;
   Kokkos::TeamPolicy<Space> policy(1, lp.team_size, lp.vector_length);
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (lp.team_size * lp.vector_length > 1) {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, result, options});
+                         TeamFixpointKernel<Space, true>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, bits, result, options});
   } else {
     Kokkos::parallel_for("kcp::test::team_fixpoint", policy,
-                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, result, options});
+                         TeamFixpointKernel<Space, false>{DeviceProgram<MemSpace>(p, lane_row_terms), lb, ub, bits, result, options});
   }
   FixpointOutcome out;
   auto hlb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lb);
@@ -78,13 +110,16 @@ FixpointOutcome team_fixpoint_on(const Program& p, const FixpointOptions& option
   out.iterations = hres(1);
   out.lb.assign(hlb.data(), hlb.data() + n);
   out.ub.assign(hub.data(), hub.data() + n);
+  auto hbits = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bits);
+  out.bits.assign(hbits.data(), hbits.data() + words);
   return out;
 }
 
-/// One narrowing x in [lo, hi], applied between event-driven fixpoints.
+/// One narrowing applied between event-driven fixpoints: x in [lo, hi], or, when `remove`, x != lo.
 struct Narrowing {
   int x;
   std::int32_t lo, hi;
+  bool remove = false;
 };
 
 template <class Space, bool Concurrent>
@@ -93,6 +128,7 @@ struct QueueFixpointKernel {
   using MemSpace = typename Space::memory_space;
   DeviceProgram<MemSpace> program;
   Kokkos::View<std::int32_t*, MemSpace> lb, ub, work;
+  Kokkos::View<DomainWord*, MemSpace> bits;
   Kokkos::View<const Narrowing*, MemSpace> narrowings;
   Kokkos::View<const int*, MemSpace> round_begin;  ///< rounds + 1 entries
   Kokkos::View<int*, MemSpace> failed_at;          ///< [0]: first failed round or -1
@@ -101,14 +137,17 @@ struct QueueFixpointKernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const int n = program.num_vars;
+    const int words = program.domain_words();
+    auto* sbits = static_cast<DomainWord*>(team.team_shmem().get_shmem(sizeof(DomainWord) * words));
     auto* slb = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
     auto* sub = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
       slb[x] = lb(x);
       sub[x] = ub(x);
     });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { sbits[w] = bits(w); });
     team.team_barrier();
-    const StoreRef<Concurrent> s{slb, sub, n};
+    const StoreRef<Concurrent> s = program.template store<Concurrent>(slb, sub, sbits);
     const QueueWork w{work.data(), program.num_propagators(), n};
     const StoreRef<Concurrent> es = pending_events(s, w);
     int failed = -1;
@@ -119,7 +158,8 @@ struct QueueFixpointKernel {
           [&](int& acc) {
             acc = 0;
             for (int k = round_begin(r); k < round_begin(r + 1); ++k)
-              acc |= es.narrow_to(narrowings(k).x, narrowings(k).lo, narrowings(k).hi);
+              acc |= narrowings(k).remove ? es.remove(narrowings(k).x, narrowings(k).lo)
+                                          : es.narrow_to(narrowings(k).x, narrowings(k).lo, narrowings(k).hi);
           },
           st);
       team.team_barrier();
@@ -129,6 +169,7 @@ struct QueueFixpointKernel {
       lb(x) = slb[x];
       ub(x) = sub[x];
     });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(w) = sbits[w]; });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { failed_at(0) = failed; });
   }
 };
@@ -151,25 +192,29 @@ FixpointOutcome queue_fixpoint_on(const Program& p, const std::vector<std::vecto
   }
   const std::vector<std::int32_t>& lb0 = start ? start->lb : p.lb;
   const std::vector<std::int32_t>& ub0 = start ? start->ub : p.ub;
+  const std::vector<DomainWord>& bits0 = start ? start->bits : p.bits;
+  const int words = static_cast<int>(p.bits.size());
   QueueFixpointKernel<Space, true> k1;
   k1.program = DeviceProgram<MemSpace>(p, lane_row_terms);
   k1.lb = Kokkos::View<std::int32_t*, MemSpace>("lb", n);
   k1.ub = Kokkos::View<std::int32_t*, MemSpace>("ub", n);
   Kokkos::deep_copy(k1.lb, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(lb0.data(), n));
   Kokkos::deep_copy(k1.ub, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(ub0.data(), n));
+  k1.bits = Kokkos::View<DomainWord*, MemSpace>("bits", words);
+  Kokkos::deep_copy(k1.bits, Kokkos::View<const DomainWord*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(bits0.data(), words));
   k1.work = Kokkos::View<std::int32_t*, MemSpace>("work", QueueWork::ints(p.num_propagators(), n));
   k1.narrowings = detail::upload<Narrowing, MemSpace>("narrowings", all);
   k1.round_begin = detail::upload<int, MemSpace>("round_begin", begin);
   k1.failed_at = Kokkos::View<int*, MemSpace>("failed_at", 1);
   k1.full_first = full_first;
   k1.options.ternary_chunk = lp.vector_length;
-  const std::size_t bytes = sizeof(std::int32_t) * 2 * n + 64;
+  const std::size_t bytes = sizeof(DomainWord) * words + sizeof(std::int32_t) * 2 * n + 64;
   Kokkos::TeamPolicy<Space> policy(1, lp.team_size, lp.vector_length);
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   if (lp.team_size * lp.vector_length > 1) {
     Kokkos::parallel_for("kcp::test::queue_fixpoint", policy, k1);
   } else {
-    QueueFixpointKernel<Space, false> k0{k1.program, k1.lb, k1.ub, k1.work, k1.narrowings, k1.round_begin,
+    QueueFixpointKernel<Space, false> k0{k1.program, k1.lb, k1.ub, k1.work, k1.bits, k1.narrowings, k1.round_begin,
                                          k1.failed_at, k1.options, k1.full_first};
     Kokkos::parallel_for("kcp::test::queue_fixpoint", policy, k0);
   }
@@ -181,6 +226,8 @@ FixpointOutcome queue_fixpoint_on(const Program& p, const std::vector<std::vecto
   out.iterations = hf(0);
   out.lb.assign(hlb.data(), hlb.data() + n);
   out.ub.assign(hub.data(), hub.data() + n);
+  auto hbits = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k1.bits);
+  out.bits.assign(hbits.data(), hbits.data() + words);
   return out;
 }
 
@@ -189,11 +236,29 @@ inline FixpointOutcome serial_fixpoint_on(const Program& p) {
   FixpointOutcome out;
   out.lb = p.lb;
   out.ub = p.ub;
+  out.bits = p.bits;
   const DeviceProgram<Kokkos::HostSpace> hp(p);
-  const FixpointResult r = serial_fixpoint(hp, StoreRef<false>{out.lb.data(), out.ub.data(), p.num_vars()});
+  const FixpointResult r = serial_fixpoint(hp, hp.store<false>(out.lb.data(), out.ub.data(), out.bits.data()));
   out.failed = r.failed;
   out.iterations = r.iterations;
   return out;
+}
+
+/// Empty when a and b leave every variable of p the same domain, else the first that differs.
+inline std::string domain_difference(const Program& p, const FixpointOutcome& a, const FixpointOutcome& b) {
+  auto show = [](const std::vector<std::int64_t>& d) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+    return s + "}";
+  };
+  for (int x = 0; x < p.num_vars(); ++x) {
+    const auto da = a.domain(p, x), db = b.domain(p, x);
+    if (a.lb[x] != b.lb[x] || a.ub[x] != b.ub[x] || da != db)
+      return "x" + std::to_string(x) + ": " + show(da) + " [" + std::to_string(a.lb[x]) + ", " +
+             std::to_string(a.ub[x]) + "] against " + show(db) + " [" + std::to_string(b.lb[x]) + ", " +
+             std::to_string(b.ub[x]) + "]";
+  }
+  return {};
 }
 
 /// The serial reference and team_fixpoint on Space, on the root of one program.
@@ -209,14 +274,8 @@ Comparison compare_team_with_serial(const Program& p, const FixpointOptions& opt
   if (c.team.failed != c.serial.failed) {
     c.difference = c.serial.failed ? "the serial fixpoint fails, the team's does not"
                                    : "the team fixpoint fails, the serial one does not";
-  } else if (!c.serial.failed && (c.team.lb != c.serial.lb || c.team.ub != c.serial.ub)) {
-    for (int x = 0; x < p.num_vars() && c.difference.empty(); ++x) {
-      if (c.team.lb[x] != c.serial.lb[x] || c.team.ub[x] != c.serial.ub[x]) {
-        c.difference = "x" + std::to_string(x) + ": team [" + std::to_string(c.team.lb[x]) + ", " +
-                       std::to_string(c.team.ub[x]) + "], serial [" + std::to_string(c.serial.lb[x]) + ", " +
-                       std::to_string(c.serial.ub[x]) + "]";
-      }
-    }
+  } else if (!c.serial.failed) {
+    c.difference = domain_difference(p, c.team, c.serial);
   }
   return c;
 }

@@ -34,7 +34,7 @@ std::vector<Assignment> element_solutions(const std::vector<std::int32_t>& value
 void check_element(const std::vector<std::int32_t>& values, const DeviceProgram<Kokkos::HostSpace>& dp,
                    std::vector<std::int32_t> lb, std::vector<std::int32_t> ub, int& failed, int& narrowed) {
   const std::vector<std::int32_t> lb0 = lb, ub0 = ub;
-  const StoreRef<false> s{lb.data(), ub.data(), 2};
+  const auto s = StoreRef<false>::bounds_only(lb.data(), ub.data(), 2);
   const int st = propagate_element(SerialLanes{}, dp.elements, 0, s);
   const bool fail = (st & prop_failed) != 0;
   ASSERT_TRUE(test::check_propagation(element_solutions(values, lb0, ub0), fail, lb, ub, test::Promise::bounds))

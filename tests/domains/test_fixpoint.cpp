@@ -156,7 +156,7 @@ TYPED_TEST(FixpointOnBackend, QueueFixpointFromEventsEqualsSerialRoundAfterRound
       }
       bool empty = false;  // two narrowings of one variable in a round may leave nothing
       for (const auto& nw : round) empty = empty || narrowed.lb[nw.x] > narrowed.ub[nw.x];
-      const auto fp = empty ? test::FixpointOutcome{true, {}, {}, 0} : test::serial_fixpoint_on(narrowed);
+      const auto fp = empty ? test::FixpointOutcome{true, {}, {}, {}, 0} : test::serial_fixpoint_on(narrowed);
       if (fp.failed) {
         expect_failure = true;
         expected_round = r;

@@ -16,7 +16,7 @@ std::pair<std::int32_t, std::int32_t> concurrent_narrowing(int threads) {
   Kokkos::deep_copy(ub, 1000);
   Kokkos::parallel_for(
       "kcp::test::narrow", Kokkos::RangePolicy<Space>(0, threads), KOKKOS_LAMBDA(const int i) {
-        const StoreRef<true> s{lb.data(), ub.data(), 1};
+        const auto s = StoreRef<true>::bounds_only(lb.data(), ub.data(), 1);
         s.narrow_min(0, i % 97);
         s.narrow_max(0, 500 - i % 89);
       });
@@ -31,7 +31,7 @@ namespace {
 
 TEST(Store, NarrowingOnlyNarrowsAndReportsChangesAndFailures) {
   std::int32_t lb[2] = {0, -5}, ub[2] = {10, 5};
-  const StoreRef<false> s{lb, ub, 2};
+  const auto s = StoreRef<false>::bounds_only(lb, ub, 2);
   EXPECT_EQ(s.narrow_min(0, -3), prop_unchanged);
   EXPECT_EQ(s.narrow_min(0, 4), prop_changed);
   EXPECT_EQ(lb[0], 4);
@@ -43,7 +43,7 @@ TEST(Store, NarrowingOnlyNarrowsAndReportsChangesAndFailures) {
 
 TEST(Store, WideBoundsAreClampedNeverWrapped) {
   std::int32_t lb[1] = {0}, ub[1] = {10};
-  const StoreRef<false> s{lb, ub, 1};
+  const auto s = StoreRef<false>::bounds_only(lb, ub, 1);
   // 2^32 + 3 would wrap to 3 in 32 bits: it must fail instead.
   EXPECT_EQ(s.narrow_min(0, (std::int64_t(1) << 32) + 3), prop_failed);
   EXPECT_EQ(s.narrow_max(0, -(std::int64_t(1) << 32) + 3), prop_failed);

@@ -82,7 +82,7 @@ struct Outcome {
 
 /// Runs one propagator to its own fixpoint on the host.
 Outcome propagate_alone(const Ternary& t, std::vector<std::int32_t> lb, std::vector<std::int32_t> ub) {
-  const StoreRef<false> s{lb.data(), ub.data(), static_cast<int>(lb.size())};
+  const auto s = StoreRef<false>::bounds_only(lb.data(), ub.data(), static_cast<int>(lb.size()));
   for (int round = 0; round < 10000; ++round) {
     const int st = propagate_ternary(t, s);
     if (st & prop_failed) return {true, lb, ub};

@@ -118,12 +118,12 @@ struct BranchAgreementKernel {
     auto* ub = static_cast<std::int32_t*>(team.team_shmem().get_shmem(sizeof(std::int32_t) * n));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) { lb[x] = ub[x] = 0; });
     team.team_barrier();
-    const StoreRef<true> s{lb, ub, n};
+    const auto s = StoreRef<true>::bounds_only(lb, ub, n);
     for (int r = 0; r < rounds; ++r) {
       const int u = static_cast<int>(detail::mix(std::uint64_t(team.league_rank()) * 1000003u + r) % std::uint64_t(n));
       Kokkos::single(Kokkos::PerTeam(team), [&]() { ub[u] = 1; });
       team.team_barrier();
-      const Branch b = select_branch(team, phases, s, 0);
+      const Branch b = select_branch(team, phases, s);
       if (b.var != u) Kokkos::atomic_add(&disagreements(), 1);
       team.team_barrier();
       Kokkos::single(Kokkos::PerTeam(team), [&]() { ub[u] = 0; });

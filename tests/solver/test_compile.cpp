@@ -139,6 +139,9 @@ class Enumerator {
       at({p_.elem_index[static_cast<std::size_t>(e)], p_.elem_result[static_cast<std::size_t>(e)]},
          p_.num_rows() + p_.num_ternary() + e);
     value_.assign(static_cast<std::size_t>(n), 0);
+    // The values of each root domain: its bitset's where it has one (holes), else its bounds'.
+    Program copy = p_;
+    for (int x = 0; x < n; ++x) domain_.push_back(copy.values(x));
   }
 
   /// False when the enumeration was cut off (too large to brute-force).
@@ -174,7 +177,7 @@ class Enumerator {
     }
     const int x = order_[depth];
     bool found = false;
-    for (std::int64_t v = p_.lb[static_cast<std::size_t>(x)]; v <= p_.ub[static_cast<std::size_t>(x)]; ++v) {
+    for (const std::int64_t v : domain_[static_cast<std::size_t>(x)]) {
       value_[static_cast<std::size_t>(x)] = v;
       if (!holds_at(depth + 1)) continue;
       if (search(depth + 1)) {
@@ -191,6 +194,7 @@ class Enumerator {
   int model_prefix_ = 0;
   std::vector<std::vector<int>> checks_;  ///< per depth + 1: the propagators whose last variable it assigns
   std::vector<std::int64_t> value_;
+  std::vector<std::vector<std::int64_t>> domain_;
   Solutions* out_ = nullptr;
   std::int64_t nodes_ = 0;
 };
@@ -460,10 +464,14 @@ TEST(Compile, DomainsWithHolesAndAliases) {
 
 /// A bound entering a wide gap of a domain leaves it in one step of the gap's rows, not one value per
 /// fixpoint iteration: x in {1, 14, 15, 24} with x >= 2 is x >= 14 after at most three iterations.
+/// The gap encoding serves domains wider than the bitset span (here forced with bitset_span 0).
 TEST(Compile, WideDomainGapsAreCrossedInAFewIterations) {
-  const Compiled c = compile(fzn::parse_string("var {1, 14, 15, 24}: x;\nsolve satisfy;\n", "t.fzn"));
+  CompileOptions o;
+  o.bitset_span = 0;
+  const Compiled c = compile(fzn::parse_string("var {1, 14, 15, 24}: x;\nsolve satisfy;\n", "t.fzn"), o);
   Program p = c.program;
   const auto x = static_cast<std::size_t>(c.model_vars[0].var);
+  EXPECT_FALSE(p.has_bits(static_cast<int>(x)));
   EXPECT_LE(p.num_rows(), 4);  // two gaps, two rows each (was 20 x != v rows)
   p.lb[x] = 2;
   const test::FixpointOutcome out = test::serial_fixpoint_on(p);
@@ -475,6 +483,22 @@ TEST(Compile, WideDomainGapsAreCrossedInAFewIterations) {
   const test::FixpointOutcome top = test::serial_fixpoint_on(p);
   ASSERT_FALSE(top.failed);
   EXPECT_EQ(top.lb[x], 24);
+}
+
+/// A domain within the bitset span keeps its holes in its bitset: no row, and a bound moved into a
+/// hole lands on the next value at once.
+TEST(Compile, SmallDomainHolesGoToTheBitset) {
+  const Compiled c = compile(fzn::parse_string("var {1, 14, 15, 24}: x;\nsolve satisfy;\n", "t.fzn"));
+  Program p = c.program;
+  const int x = c.model_vars[0].var;
+  ASSERT_TRUE(p.has_bits(x));
+  EXPECT_EQ(p.num_rows(), 0);
+  EXPECT_EQ(p.values(x), (std::vector<std::int64_t>{1, 14, 15, 24}));
+  EXPECT_EQ(p.store().narrow_min(x, 2), prop_changed);
+  EXPECT_EQ(p.lb[static_cast<std::size_t>(x)], 14);
+  EXPECT_EQ(p.store().remove(x, 24), prop_changed);
+  EXPECT_EQ(p.ub[static_cast<std::size_t>(x)], 15);
+  EXPECT_EQ(p.store().remove(x, 14) | p.store().remove(x, 15), prop_changed | prop_failed);
 }
 
 TEST(Compile, EqualityMergingKeepsModelVariablesOnTheRepresentative) {

@@ -142,7 +142,7 @@ TEST(RootFixpoint, EveryBenchmarkCompilesAndSurvivesItsRootFixpoint) {
       Program p = c.program;
       const DeviceProgram<Kokkos::HostSpace> d(p);
       t0 = Clock::now();
-      const FixpointResult f = serial_fixpoint(d, StoreRef<false>{p.lb.data(), p.ub.data(), p.num_vars()});
+      const FixpointResult f = serial_fixpoint(d, p.store());
       const double reference_s = since(t0);
       EXPECT_FALSE(f.failed);
       EXPECT_EQ(f.iterations, 1);

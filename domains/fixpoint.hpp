@@ -62,9 +62,9 @@ struct FixpointOptions {
   int max_iterations = 0;
 };
 
-template <class MemorySpace, bool Concurrent>
-KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<MemorySpace>& program,
-                                                      const StoreRef<Concurrent>& s, int max_iterations = 0) {
+template <class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<MemorySpace>& program, const Store& s,
+                                                      int max_iterations = 0) {
   FixpointResult res;
   const SerialLanes lanes{};
   for (bool changed = true; changed;) {
@@ -97,9 +97,9 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
 /// bound may be left on a value another thread removed at the same time (domains/store.hpp); this
 /// final sweep catches both: prop_failed for an empty domain, prop_changed when a bound moved (the
 /// fixpoint then goes on from that change). Every thread of the team calls it; all return the same.
-template <class TeamMember, bool Concurrent>
-KOKKOS_INLINE_FUNCTION int final_sweep(const TeamMember& team, const StoreRef<Concurrent>& s) {
-  if constexpr (!Concurrent) {
+template <class TeamMember, class Store>
+KOKKOS_INLINE_FUNCTION int final_sweep(const TeamMember& team, const Store& s) {
+  if constexpr (!Store::concurrent) {
     return prop_unchanged;
   } else {
     int st = 0;
@@ -146,9 +146,9 @@ KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chu
 
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
-template <class TeamMember, class MemorySpace, bool Concurrent>
+template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
-                                                    const StoreRef<Concurrent>& s, int* flags,
+                                                    const Store& s, int* flags,
                                                     const FixpointOptions& options = {}) {
   // Changed flags in slots 0-2, failed flags in 3-5, both rotating: a thread that has read iteration
   // k's flags and gone on may set iteration k + 1's before a slower one reads iteration k's.
@@ -166,8 +166,9 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   int last = 0;
   for (;;) {
     if (res.iterations > 0) {
-      // The iterations reached a fixpoint (or a failure, or the cap): sweep, and go on when it moved a bound.
-      if (flags[failed_base + last]) break;
+      // The iterations reached a fixpoint (or a failure, or the cap): sweep, and go on when it moved a
+      // bound. Without bitsets the sweep can only find a wipe-out: it runs once, after the loop.
+      if (!Store::holes || flags[failed_base + last]) break;
       const int swept = final_sweep(team, s);
       team.team_barrier();
       if (swept & prop_failed) {
@@ -222,7 +223,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     }
   }
   }
-  res.failed = flags[failed_base + last] != 0;
+  res.failed = flags[failed_base + last] != 0 || (!Store::holes && (final_sweep(team, s) & prop_failed));
   return res;
 }
 
@@ -253,8 +254,8 @@ struct QueueWork {
 };
 
 /// s with change tracking into `work`'s touched list t.
-template <bool Concurrent>
-KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> tracking(StoreRef<Concurrent> s, const QueueWork& work, int t) {
+template <class Store>
+KOKKOS_INLINE_FUNCTION Store tracking(Store s, const QueueWork& work, int t) {
   s.touched_flag = work.touched_flag();
   s.touched_list = work.touched_list(t);
   s.touched_count = work.counters() + 3 + t;
@@ -263,15 +264,14 @@ KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> tracking(StoreRef<Concurrent> s, con
 
 /// The store a queue_fixpoint caller narrows through between calls (decisions, the bound): its
 /// changes are the next call's starting events.
-template <bool Concurrent>
-KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> pending_events(const StoreRef<Concurrent>& s, const QueueWork& work) {
+template <class Store>
+KOKKOS_INLINE_FUNCTION Store pending_events(const Store& s, const QueueWork& work) {
   return tracking(s, work, 0);
 }
 
 /// Runs propagator `id` (ternary, then rows, then elements) on one lane.
-template <class MemorySpace, bool Concurrent>
-KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id,
-                                         const StoreRef<Concurrent>& s) {
+template <class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id, const Store& s) {
   const int num_ternary = program.num_ternary();
   if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
   id -= num_ternary;
@@ -290,9 +290,9 @@ KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& progr
 /// narrowings touching variables into the other touched list. Queue sizes and touched counts rotate
 /// over two slots, each reset one phase after its last reader.
 /// On exit the workspace is clean: no touched variable, no queued propagator.
-template <class TeamMember, class MemorySpace, bool Concurrent>
+template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
-                                                     const StoreRef<Concurrent>& s, const QueueWork& work,
+                                                     const Store& s, const QueueWork& work,
                                                      const FixpointOptions& options, bool full) {
   int* failed = work.counters();
   int* qsize = work.counters() + 1;   // [2]
@@ -342,7 +342,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, program.var_begin(x), end), [&](const int j) {
         const std::int32_t p = program.var_props(j);
         const bool group = program.runs_on_group(p);
-        if constexpr (Concurrent) {
+        if constexpr (Store::concurrent) {
           if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
             if (group) {
               work.queue(q)[num_props - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
@@ -369,7 +369,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     if (size == 0 && group_size == 0) {
       // A fixpoint, unless racing threads left something for the final sweep: a wipe-out (fail) or a
       // bound on a removed value (moved now, its events into the empty list t ^ 1, which the next
-      // pass schedules).
+      // pass schedules). Without bitsets it can only find a wipe-out: it runs after the loop.
+      if constexpr (!Store::holes) break;
       const int swept = final_sweep(team, tracking(s, work, t ^ 1));
       team.team_barrier();
       if (swept & prop_failed) {
@@ -396,12 +397,14 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       team.team_barrier();
       // A capped node is branched on: it must not hide a wipe-out (its moved bounds need no events:
       // the next fixpoint after a capped one runs every propagator).
-      if (final_sweep(team, s) & prop_failed) Kokkos::single(Kokkos::PerTeam(team), [&]() { *failed = 1; });
-      team.team_barrier();
+      if constexpr (Store::holes) {
+        if (final_sweep(team, s) & prop_failed) Kokkos::single(Kokkos::PerTeam(team), [&]() { *failed = 1; });
+        team.team_barrier();
+      }
       break;
     }
     // (A) run queue q; changes go to touched list t ^ 1.
-    const StoreRef<Concurrent> st = tracking(s, work, t ^ 1);
+    const Store st = tracking(s, work, t ^ 1);
     const std::int32_t* queue = work.queue(q);
     for_each_lane(team, size, chunk, options.reconverge, [&](const int k) {
       const std::int32_t p = queue[k];
@@ -436,7 +439,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     tcount[0] = 0;
     tcount[1] = 0;
   });
-  res.failed = *failed != 0;
+  res.failed = *failed != 0 || (!Store::holes && (final_sweep(team, s) & prop_failed));
   team.team_barrier();
   return res;
 }

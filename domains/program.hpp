@@ -336,9 +336,9 @@ struct DeviceProgram {
   KOKKOS_INLINE_FUNCTION int domain_words() const { return static_cast<int>(root_bits.extent(0)); }
   /// A store over bounds and words laid out as this program's (the one place a StoreRef is built
   /// from a program).
-  template <bool Concurrent>
-  KOKKOS_INLINE_FUNCTION StoreRef<Concurrent> store(std::int32_t* lb, std::int32_t* ub, DomainWord* bits) const {
-    return StoreRef<Concurrent>(lb, ub, bits, layout());
+  template <bool Concurrent, bool Holes = true>
+  KOKKOS_INLINE_FUNCTION StoreRef<Concurrent, Holes> store(std::int32_t* lb, std::int32_t* ub, DomainWord* bits) const {
+    return StoreRef<Concurrent, Holes>(lb, ub, bits, layout());
   }
 
   /// Whether propagator `id` (numbered as in propagators_of_variables) is a row too long for a lane.

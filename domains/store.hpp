@@ -74,8 +74,12 @@ struct DomainLayout {
   int words = 0;  ///< words of all bitsets together
 };
 
-template <bool Concurrent>
+/// Holes = false: a store whose program has no bitset, known at compile time, so that every bitset
+/// path folds away (the GPU kernel's registers: perf/NOTES.md, entry 12).
+template <bool Concurrent, bool Holes = true>
 struct StoreRef {
+  static constexpr bool concurrent = Concurrent;
+  static constexpr bool holes = Holes;
   std::int32_t* lb = nullptr;
   std::int32_t* ub = nullptr;
   int size = 0;  ///< number of variables
@@ -119,7 +123,13 @@ struct StoreRef {
   KOKKOS_INLINE_FUNCTION std::int32_t min(int x) const { return lb[x]; }
   KOKKOS_INLINE_FUNCTION std::int32_t max(int x) const { return ub[x]; }
   KOKKOS_INLINE_FUNCTION bool fixed(int x) const { return lb[x] == ub[x]; }
-  KOKKOS_INLINE_FUNCTION bool has_bits(int x) const { return bits != nullptr && bits_at[x] >= 0; }
+  KOKKOS_INLINE_FUNCTION bool has_bits(int x) const {
+    if constexpr (!Holes) {
+      return false;
+    } else {
+      return bits != nullptr && bits_at[x] >= 0;
+    }
+  }
 
   /// v is in x's domain.
   KOKKOS_INLINE_FUNCTION bool contains(int x, std::int64_t v) const {

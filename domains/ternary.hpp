@@ -41,9 +41,9 @@ constexpr std::int64_t pow_limit = std::int64_t(bound_max) + 1;
 
 /// A store variable seen with a sign, v = sign * x, so that one rule serves both signs: max(y, z) is
 /// -min(-y, -z), and a negative divisor is a positive one of the negated quotient.
-template <bool C>
+template <bool C, bool H>
 struct SignedVar {
-  const StoreRef<C>& s;
+  const StoreRef<C, H>& s;
   int x;
   int sign;  ///< +1 or -1
 
@@ -58,8 +58,8 @@ struct SignedVar {
 };
 
 /// x outside [a, b]: bounds move past it, and a bitset loses the values inside.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int narrow_outside(const StoreRef<C>& s, int x, std::int64_t a, std::int64_t b) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int narrow_outside(const StoreRef<C, H>& s, int x, std::int64_t a, std::int64_t b) {
   return s.remove_range(x, a, b);
 }
 
@@ -126,8 +126,8 @@ KOKKOS_INLINE_FUNCTION std::int64_t int_root(std::int64_t m, std::int64_t e) {
 }
 
 /// x = min(y, z) over signed views (max is min of the negations). Bounds(Z) consistent at its fixpoint.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_min(const SignedVar<C>& x, const SignedVar<C>& y, const SignedVar<C>& z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_min(const SignedVar<C, H>& x, const SignedVar<C, H>& y, const SignedVar<C, H>& z) {
   int st = x.narrow_min(min64(y.lo(), z.lo()));
   st |= x.narrow_max(min64(y.hi(), z.hi()));
   if (st & prop_failed) return st;
@@ -140,8 +140,8 @@ KOKKOS_INLINE_FUNCTION int propagate_min(const SignedVar<C>& x, const SignedVar<
   return st;
 }
 
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_add(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_add(const StoreRef<C, H>& s, int x, int y, int z) {
   int st = s.narrow_to(x, std::int64_t(s.min(y)) + s.min(z), std::int64_t(s.max(y)) + s.max(z));
   if (st & prop_failed) return st;
   st |= s.narrow_to(y, std::int64_t(s.min(x)) - s.max(z), std::int64_t(s.max(x)) - s.min(z));
@@ -151,8 +151,8 @@ KOKKOS_INLINE_FUNCTION int propagate_add(const StoreRef<C>& s, int x, int y, int
 
 /// y (or z) of x = y * z from x and the other factor d: within the quotients x / d for d != 0, unless
 /// x and d may both be 0 (then y is free).
-template <bool C>
-KOKKOS_INLINE_FUNCTION int narrow_factor(const StoreRef<C>& s, int y, int x, int d) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int narrow_factor(const StoreRef<C, H>& s, int y, int x, int d) {
   const std::int64_t xl = s.min(x), xu = s.max(x), dl = s.min(d), du = s.max(d);
   if (xl <= 0 && xu >= 0 && dl <= 0 && du >= 0) return prop_unchanged;
   Range r;
@@ -165,8 +165,8 @@ KOKKOS_INLINE_FUNCTION int narrow_factor(const StoreRef<C>& s, int y, int x, int
 
 /// Sound bounds: x within the products of the corners; y and z within the quotients; a nonzero x
 /// makes both factors nonzero.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_mul(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_mul(const StoreRef<C, H>& s, int x, int y, int z) {
   const std::int64_t yl = s.min(y), yu = s.max(y), zl = s.min(z), zu = s.max(z);
   const std::int64_t a = yl * zl, b = yl * zu, c = yu * zl, d = yu * zu;  // each within 62 bits
   int st = s.narrow_to(x, min64(min64(a, b), min64(c, d)), max64(max64(a, b), max64(c, d)));
@@ -195,8 +195,8 @@ KOKKOS_INLINE_FUNCTION void join_dividends(Range& r, std::int64_t xl, std::int64
 /// sign part of z (trunc(y/d) is monotone in y and in d on each part); y within the dividends that
 /// x's bounds allow; z nonzero, |z| <= max|y| / min|x| when x != 0, |z| > min|y| when x = 0, and of
 /// the sign that x and y give it.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_tdiv(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_tdiv(const StoreRef<C, H>& s, int x, int y, int z) {
   int st = narrow_outside(s, z, 0, 0);
   if (st & prop_failed) return st;
   {
@@ -241,8 +241,8 @@ KOKKOS_INLINE_FUNCTION int propagate_tdiv(const StoreRef<C>& s, int x, int y, in
 
 /// Sound bounds for x = y mod z (the remainder of tdiv, with y's sign), z != 0: |x| < |z|, |x| <= |y|,
 /// x of y's sign; x = y when every |z| exceeds every |y|; exact once y and z are fixed.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_tmod(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_tmod(const StoreRef<C, H>& s, int x, int y, int z) {
   const std::int64_t a = min_abs(s.min(x), s.max(x));
   int st = narrow_outside(s, z, -a, a);  // |z| > |x| >= a, and z != 0 when a = 0
   if (st & prop_failed) return st;
@@ -269,8 +269,8 @@ KOKKOS_INLINE_FUNCTION int propagate_tmod(const StoreRef<C>& s, int x, int y, in
 /// extremes over y lie at the bounds or 0; for a fixed y they lie at the largest or smallest exponent
 /// of each parity. y: |y| <= the lz-th root of max|x| (lz >= 1), y != 0 when x != 0, y < 0 when x < 0.
 /// z: (min|y|)^z <= max|x| when |y| >= 2.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_pow(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_pow(const StoreRef<C, H>& s, int x, int y, int z) {
   int st = s.narrow_min(z, 0);
   if (st & prop_failed) return st;
   {
@@ -310,8 +310,8 @@ KOKKOS_INLINE_FUNCTION int propagate_pow(const StoreRef<C>& s, int x, int y, int
   return st;
 }
 
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_eq_reif(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_eq_reif(const StoreRef<C, H>& s, int x, int y, int z) {
   int st = s.narrow_to(x, 0, 1);
   if (st & prop_failed) return st;
   const std::int64_t yl = s.min(y), yu = s.max(y), zl = s.min(z), zu = s.max(z);
@@ -330,8 +330,8 @@ KOKKOS_INLINE_FUNCTION int propagate_eq_reif(const StoreRef<C>& s, int x, int y,
   return st;
 }
 
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_le_reif(const StoreRef<C>& s, int x, int y, int z) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_le_reif(const StoreRef<C, H>& s, int x, int y, int z) {
   int st = s.narrow_to(x, 0, 1);
   if (st & prop_failed) return st;
   if (s.max(y) <= s.min(z)) st |= s.narrow_min(x, 1);
@@ -349,8 +349,8 @@ KOKKOS_INLINE_FUNCTION int propagate_le_reif(const StoreRef<C>& s, int x, int y,
   return st;
 }
 
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_abs(const StoreRef<C>& s, int x, int y) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_abs(const StoreRef<C, H>& s, int x, int y) {
   const std::int64_t yl = s.min(y), yu = s.max(y);
   int st = s.narrow_to(x, min_abs(yl, yu), max_abs(yl, yu));
   if (st & prop_failed) return st;
@@ -364,8 +364,8 @@ KOKKOS_INLINE_FUNCTION int propagate_abs(const StoreRef<C>& s, int x, int y) {
 }  // namespace detail
 
 /// Propagates one ternary propagator once; returns prop_changed / prop_failed bits.
-template <bool C>
-KOKKOS_INLINE_FUNCTION int propagate_ternary(const Ternary& t, const StoreRef<C>& s) {
+template <bool C, bool H>
+KOKKOS_INLINE_FUNCTION int propagate_ternary(const Ternary& t, const StoreRef<C, H>& s) {
   using detail::SignedVar;
   switch (t.op) {
     case TernaryOp::add:
@@ -377,9 +377,9 @@ KOKKOS_INLINE_FUNCTION int propagate_ternary(const Ternary& t, const StoreRef<C>
     case TernaryOp::tmod:
       return detail::propagate_tmod(s, t.x, t.y, t.z);
     case TernaryOp::min:
-      return detail::propagate_min(SignedVar<C>{s, t.x, 1}, SignedVar<C>{s, t.y, 1}, SignedVar<C>{s, t.z, 1});
+      return detail::propagate_min(SignedVar<C, H>{s, t.x, 1}, SignedVar<C, H>{s, t.y, 1}, SignedVar<C, H>{s, t.z, 1});
     case TernaryOp::max:
-      return detail::propagate_min(SignedVar<C>{s, t.x, -1}, SignedVar<C>{s, t.y, -1}, SignedVar<C>{s, t.z, -1});
+      return detail::propagate_min(SignedVar<C, H>{s, t.x, -1}, SignedVar<C, H>{s, t.y, -1}, SignedVar<C, H>{s, t.z, -1});
     case TernaryOp::eq_reif:
       return detail::propagate_eq_reif(s, t.x, t.y, t.z);
     case TernaryOp::le_reif:

@@ -125,16 +125,16 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t x) {
 }  // namespace detail
 
 /// The random value choice's draw at a node: a hash of the seed, the variable and its domain there.
-template <bool Concurrent>
-KOKKOS_INLINE_FUNCTION std::uint64_t node_draw(std::uint64_t seed, const StoreRef<Concurrent>& s, int x,
+template <class Store>
+KOKKOS_INLINE_FUNCTION std::uint64_t node_draw(std::uint64_t seed, const Store& s, int x,
                                                std::int64_t size) {
   return detail::mix(seed ^ detail::mix(std::uint64_t(x) * 0x9e3779b97f4a7c15ULL ^ std::uint64_t(std::uint32_t(s.min(x)))) ^
                      detail::mix((std::uint64_t(std::uint32_t(s.max(x))) << 32) ^ std::uint64_t(size)));
 }
 
 /// How the value choice `vc` branches on x at this node (x unfixed): a split or a value decision.
-template <bool Concurrent>
-KOKKOS_INLINE_FUNCTION Branch branch_on(const StoreRef<Concurrent>& s, int x, ValueChoice vc, std::uint64_t seed) {
+template <class Store>
+KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, std::uint64_t seed) {
   Branch b;
   b.var = x;
   b.lo = s.min(x);
@@ -174,9 +174,8 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const StoreRef<Concurrent>& s, int x, Va
 }
 
 /// The branching decision at the current node.
-template <class TeamMember, class Phases, bool Concurrent>
-KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases,
-                                            const StoreRef<Concurrent>& s) {
+template <class TeamMember, class Phases, class Store>
+KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases, const Store& s) {
   for (int k = 0; k < phases.size(); ++k) {
     const int first = phases.begin(k);
     const int n = phases.begin(k + 1) - first;

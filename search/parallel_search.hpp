@@ -43,7 +43,9 @@
 
 namespace kcp {
 
-template <class ExecSpace, bool Concurrent>
+/// Holes: whether the program has bitsets (domains/store.hpp); without, the kernel is compiled with no
+/// bitset path at all (it cost a quarter of the nodes/s on the GPU through register spills).
+template <class ExecSpace, bool Concurrent, bool Holes>
 struct ParallelSearch {
   using MemorySpace = typename ExecSpace::memory_space;
   using TeamMember = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -68,7 +70,9 @@ struct ParallelSearch {
            sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
   }
 
-  KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const StoreRef<Concurrent>& s, int& st) {
+  using Store = StoreRef<Concurrent, Holes>;
+
+  KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const Store& s, int& st) {
     const bool second = (right != 0) != (d.reversed != 0);
     if (d.kind == decide_value) {
       st |= second ? s.remove(d.var, d.v) : s.narrow_to(d.var, d.v, d.v);
@@ -97,7 +101,7 @@ struct ParallelSearch {
     const int t = team.league_rank();
     const int n = program.num_vars;
     auto& scratch = team.team_scratch(scratch_level);
-    const int words = program.domain_words();
+    const int words = Holes ? program.domain_words() : 0;
     DomainWord* bits = static_cast<DomainWord*>(scratch.get_shmem(sizeof(DomainWord) * words));
     std::int32_t* lb = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
     std::int32_t* ub = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
@@ -109,11 +113,11 @@ struct ParallelSearch {
     }
     if (ts(team_idle) || ts(team_has_solution)) return;
     int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
-    const StoreRef<Concurrent> s = program.template store<Concurrent>(lb, ub, bits);
+    const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
     // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
     // records the changes as the next fixpoint's events.
     const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
-    const StoreRef<Concurrent> es = queue ? pending_events(s, qw) : s;
+    const Store es = queue ? pending_events(s, qw) : s;
     const std::int64_t total = std::int64_t(1) << path_length;
 
     bool last_capped = false;

@@ -74,11 +74,20 @@ SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o
   return d;
 }
 
-template <class ExecSpace, bool Concurrent>
+/// Whether the program the search runs has bitsets: the original's, or the ones bitset_span gives.
+bool has_bitsets(const Program& p, const SearchOptions& o) {
+  for (int x = 0; x < p.num_vars(); ++x) {
+    const std::int64_t span = std::int64_t(p.ub[std::size_t(x)]) - p.lb[std::size_t(x)] + 1;
+    if (p.has_bits(x) || (span >= 3 && span <= o.bitset_span)) return true;
+  }
+  return false;
+}
+
+template <class ExecSpace, bool Concurrent, bool Holes>
 SearchReport run_slices(const Program& original, const SearchOptions& options, const SolutionCallback& on_solution,
                         const LaunchParams& lp) {
   using Memory = typename ExecSpace::memory_space;
-  using Kernel = ParallelSearch<ExecSpace, Concurrent>;
+  using Kernel = ParallelSearch<ExecSpace, Concurrent, Holes>;
   const auto start = Clock::now();
 
   SearchReport report;
@@ -121,6 +130,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   }
   const int n = program.num_vars();
   const int words = static_cast<int>(program.bits.size());
+  if (!Holes && words > 0) throw std::logic_error("kcp: a program with bitsets in a kernel compiled without");
   report.domain_bytes = std::int64_t(n) * 2 * sizeof(std::int32_t) + std::int64_t(words) * sizeof(DomainWord);
   std::int64_t capacity = options.max_depth;
   if (capacity <= 0) {
@@ -349,8 +359,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
   // One thread per store needs no atomics; several narrow it concurrently and do.
   const auto run = [&](const SearchOptions& o, const SolutionCallback& cb) {
-    SearchReport r = lp.team_size * lp.vector_length > 1 ? run_slices<ExecSpace, true>(program, o, cb, lp)
-                                                         : run_slices<ExecSpace, false>(program, o, cb, lp);
+    const bool shared = lp.team_size * lp.vector_length > 1, holes = has_bitsets(program, o);
+    SearchReport r = shared ? (holes ? run_slices<ExecSpace, true, true>(program, o, cb, lp)
+                                     : run_slices<ExecSpace, true, false>(program, o, cb, lp))
+                            : (holes ? run_slices<ExecSpace, false, true>(program, o, cb, lp)
+                                     : run_slices<ExecSpace, false, false>(program, o, cb, lp));
     r.space = ExecSpace::name();
     return r;
   };

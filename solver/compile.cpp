@@ -639,7 +639,14 @@ void Compiler::exclude_holes(int x, const std::vector<std::pair<std::int64_t, st
     // A small domain: its bitset holds the holes (domains/store.hpp).
     program().give_bits(x);
     const StoreRef<false> s = program().store();
-    for (std::size_t k = 1; k < ranges.size(); ++k) s.remove_range(x, ranges[k - 1].second + 1, ranges[k].first - 1);
+    // The ranges were clipped to x's bounds before they narrowed onto x's values: a gap may take
+    // the last value left (x in {3, 7} with x in {2, 6, 8}).
+    for (std::size_t k = 1; k < ranges.size(); ++k) {
+      if (s.remove_range(x, ranges[k - 1].second + 1, ranges[k].first - 1) & prop_failed) {
+        unsatisfiable();
+        return;
+      }
+    }
     return;
   }
   // Gap k is [a, b]; big_m = top - a + 1 makes x - big_m <= a - 1 hold for every x <= top. A gap of one

@@ -501,6 +501,27 @@ TEST(Compile, SmallDomainHolesGoToTheBitset) {
   EXPECT_EQ(p.store().remove(x, 14) | p.store().remove(x, 15), prop_changed | prop_failed);
 }
 
+// A set over the bounds' hull whose gaps take x's last values: x in {3, 7} with x in {2, 6, 8} (an
+// element over a constant array with a constant result). The hull narrows x to 6; the gap 4..6
+// empties it, and the compiler must say so (it once ignored the failed removal and printed x = 7).
+TEST(Compile, AGapTakingTheLastValueLeftIsUnsatisfiable) {
+  const Compiled c = compile(fzn::parse_string(
+      "var {2, 6, 8}: x;\nconstraint array_int_element(x, [-57, -57, 59, 60, -57, -56, 59, -57], 59);\n"
+      "solve satisfy;\n",
+      "t.fzn"));
+  EXPECT_TRUE(c.root_failed);
+  const Compiled d = compile(fzn::parse_string(
+      "var {2, 6, 7}: x;\nconstraint set_in(x, {3, 7});\nsolve satisfy;\n", "t.fzn"));
+  ASSERT_FALSE(d.root_failed);
+  const StoreRefTerm x = d.model_vars[0];
+  if (x.is_constant) {
+    EXPECT_EQ(x.value, 7);
+  } else {
+    Program p = d.program;
+    EXPECT_EQ(p.values(x.var), (std::vector<std::int64_t>{7}));
+  }
+}
+
 TEST(Compile, EqualityMergingKeepsModelVariablesOnTheRepresentative) {
   const fzn::Model m = fzn::parse_string(
       "var 0..5: x;\nvar 2..9: y;\nvar bool: b;\nvar 0..3: k;\n"

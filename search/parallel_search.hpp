@@ -111,7 +111,13 @@ struct ParallelSearch {
       Kokkos::single(Kokkos::PerTeam(team), [&]() { state.control(ctl_error) = 1; });
       return;
     }
-    if (ts(team_idle) || ts(team_has_solution)) return;
+    // One thread reads whether the team is done and tells the others: a thread that read it on its
+    // own could start late, after a faster one had found no subproblem left and marked the team idle,
+    // and return while the faster one waited for it at a barrier (a hang with --team-size 2 on OpenMP).
+    int done = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team), [&](int& d) { d = (ts(team_idle) || ts(team_has_solution)) ? 1 : 0; }, done);
+    if (done) return;
     int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
     const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
     // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which

@@ -3,12 +3,15 @@
 builtin, solved by kcp and by fzn-gecode; the solution sets (satisfaction, -a) or the optima
 (optimisation) must agree, and kcp's --check must accept every solution it prints.
 
-usage: diff.py --kcp BIN [--models N] [--seed S] [--gecode fzn-gecode] [--keep DIR] [--log CSV] [-- kcp args]
-       diff.py --emit DIR [--models N] [--seed S]          (models + Gecode's outputs, for a machine without Gecode)
+usage: diff.py --kcp BIN [--models N] [--seed S] [--holes] [--gecode fzn-gecode] [--keep DIR] [--log CSV] [-- kcp args]
+       diff.py --emit DIR [--models N] [--seed S] [--holes] (models + Gecode's outputs, for a machine without Gecode)
        diff.py --kcp BIN --replay DIR [--jobs N] [--batch KCP_BATCH] [--start K] [--deadline S] [--log CSV] [-- kcp args]
                (--batch: the models run through tests/differential/kcp_batch, N processes, Kokkos started once
                 each: how the CUDA differential runs; --start skips the first K models, --deadline starts
                 none after S seconds and logs the models judged)
+
+--holes draws every model from HoleModel (domains with holes, `!=`, search annotations) instead of the
+mixed generator over every builtin; the models of a seed without --holes are the same as before it.
 
 Exit status 0 when every model agrees; a disagreeing model is written to --keep (default: a temp
 folder, printed) with both outputs, so it can be replayed by hand.
@@ -104,11 +107,173 @@ class Model:
         return ','.join(out)
 
     def text(self, objective):
-        solve = 'solve satisfy;'
+        ann = getattr(self, 'ann', '')
+        solve = f'solve {ann}satisfy;'
         if objective:
-            solve = f'solve {self.rng.choice(["minimize", "maximize"])} {self.rng.choice(self.ints)};'
+            solve = f'solve {ann}{self.rng.choice(["minimize", "maximize"])} {self.rng.choice(self.ints)};'
         bounds = [f'constraint int_le(0,{x});' for x in sorted(self.nonneg)]
         return '\n'.join(self.lines + self.constraints + bounds + [solve]) + '\n'
+
+
+class HoleModel(Model):
+    """--holes: domains with holes and models heavy in `!=`. Three to six int variables, most of them over
+    a set spanning 3 to 12 values (`var {1,3,4,7,9}: x`: a bitset in the store), some over a few values
+    spanning more than 64 (no bitset: the gap encoding), the rest intervals; constraints that remove
+    values from the middle of domains (chains of int_ne, int_ne with a constant, int_lin_ne with one
+    free term or with every other term fixed by search, int_eq_reif(.., false) and kin, set_in and its
+    reified forms over sets with holes, array_int_element over constant arrays, its index holed),
+    constraints that move bounds onto holes (int_le, int_lin_le, int_plus, int_abs ...), and now and then
+    any builtin of the mixed generator. Half the models carry a search annotation over every variable
+    and value choice (indomain_median/random and outdomain_* included): it changes neither the solution
+    set under -a nor an optimum, so the comparison with Gecode holds (Gecode ignores outdomain_*). The
+    product of the domain sizes stays within 3,000, so that both solvers finish -a in milliseconds."""
+
+    MAX_PRODUCT = 3000
+    BOUNDS = ['int_le', 'int_lt', 'int_lin_le', 'int_plus', 'int_minus', 'int_times', 'int_abs',
+              'int_min', 'int_max', 'array_int_minimum', 'array_int_maximum']
+    VAR_CHOICES = ['input_order'] * 3 + ['first_fail'] * 3 + ['anti_first_fail', 'smallest', 'largest', 'occurrence',
+                                                               'most_constrained', 'max_regret']
+    VALUE_CHOICES = ['indomain_min', 'indomain_max', 'indomain_median', 'indomain_random', 'indomain_split',
+                     'indomain_reverse_split', 'outdomain_min', 'outdomain_max', 'outdomain_median',
+                     'outdomain_random']
+
+    def __init__(self, rng, builtins):
+        self.rng, r = rng, rng
+        self.ints = [f'x{i}' for i in range(r.randint(3, 6))]
+        self.bools = [f'b{i}' for i in range(r.randint(1, 2))]
+        self.lines, self.constraints, self.nonneg, self.dom = [], [], set(), {}
+        product = 1
+        for x in self.ints:
+            kind = r.random()
+            if kind < 0.65:  # holes, spanning 3 to 12 values
+                lo, span = r.randint(-6, 4), r.randint(3, 12)
+                vals = sorted(r.sample(range(lo, lo + span), r.randint(2, span - 1)))
+            elif kind < 0.75:  # a few values far apart: wider than a bitset
+                vals = sorted(r.sample(range(-60, 61), r.randint(2, 4)))
+            else:
+                lo = r.randint(-4, 3)
+                vals = list(range(lo, lo + r.randint(2, 8)))
+            while len(vals) > 1 and product * len(vals) > self.MAX_PRODUCT:
+                vals.pop(r.randrange(len(vals)))
+            product *= len(vals)
+            self.dom[x] = vals
+            contiguous = vals == list(range(vals[0], vals[-1] + 1))
+            if contiguous and r.random() < 0.7:
+                self.lines.append(f'var {vals[0]}..{vals[-1]}: {x} :: output_var;')
+            else:
+                self.lines.append(f'var {{{",".join(map(str, vals))}}}: {x} :: output_var;')
+        for b in self.bools:
+            self.lines.append(f'var bool: {b} :: output_var;')
+        makers = ([self.ne_chain] * 3 + [self.ne_const] * 3 + [self.lin_ne] * 4 + [self.reif] * 3 +
+                  [self.set_in] * 2 + [self.element] * 2 + [self.var_element] + [self.bounds] * 2 + [self.general])
+        self.builtins = builtins
+        for _ in range(r.randint(2, 6)):
+            self.constraints += r.choice(makers)()
+        self.ann = self.annotation()
+
+    def value(self, x):
+        """A value of x's domain, mostly; else one near it (in a hole, or just outside)."""
+        r, vals = self.rng, self.dom[x]
+        if r.random() < 0.8:
+            return r.choice(vals)
+        return r.randint(vals[0] - 1, vals[-1] + 1) if vals[-1] - vals[0] < 20 else r.choice(vals) + r.choice([-1, 1])
+
+    def holed_set(self, x):
+        """A set over x's span with holes in it."""
+        r, vals = self.rng, self.dom[x]
+        pool = list(range(vals[0] - 1, vals[-1] + 2)) if vals[-1] - vals[0] < 20 else vals + [v + 1 for v in vals]
+        chosen = sorted(r.sample(pool, r.randint((len(pool) + 1) // 2, max(1, len(pool) - 1))))
+        return '{' + ','.join(map(str, chosen)) + '}'
+
+    def ne_chain(self):
+        r = self.rng
+        xs = r.sample(self.ints, r.randint(2, min(4, len(self.ints))))
+        pairs = list(zip(xs, xs[1:])) + ([(xs[-1], xs[0])] if len(xs) > 2 and r.random() < 0.3 else [])
+        return [f'constraint int_ne({a},{b});' if r.random() < 0.5 else f'constraint int_ne({b},{a});' for a, b in pairs]
+
+    def ne_const(self):
+        r = self.rng
+        x = r.choice(self.ints)
+        out = []
+        for _ in range(r.randint(1, 2)):
+            c = self.value(x)
+            out.append(f'constraint int_ne({x},{c});' if r.random() < 0.8 else f'constraint int_ne({c},{x});')
+        return out
+
+    def linear(self, free):
+        """(coefficients, terms, rhs) of a linear row: one variable and constants (free=1), or a few
+        variables; rhs is reached by values of the domains mostly, so that `!=` bites."""
+        r = self.rng
+        xs = r.sample(self.ints, min(free, len(self.ints)))
+        terms = xs + [str(r.randint(-3, 3)) for _ in range(r.randint(0, 2) if free == 1 else r.randint(0, 1))]
+        r.shuffle(terms)
+        coefs = [r.choice([-2, -1, 1, 2, 3]) for _ in terms]
+        rhs = sum(c * (self.value(t) if t in self.dom else int(t)) for c, t in zip(coefs, terms))
+        return f'[{",".join(map(str, coefs))}],[{",".join(terms)}],{rhs}'
+
+    def lin_ne(self):
+        return [f'constraint int_lin_ne({self.linear(1 if self.rng.random() < 0.6 else self.rng.randint(2, 3))});']
+
+    def reif(self):
+        r = self.rng
+        x = r.choice(self.ints)
+        y = r.choice([str(self.value(x))] * 2 + [v for v in self.ints if v != x])
+        b = r.choice(['false', 'true'] + self.bools)
+        form = r.randrange(5)
+        if form == 0: return [f'constraint int_eq_reif({x},{y},{"false" if b == "true" else b});']
+        if form == 1: return [f'constraint int_ne_reif({x},{y},{"true" if b == "false" else b});']
+        if form == 2: return [f'constraint int_ne_imp({x},{y},{b});']
+        if form == 3: return [f'constraint int_lin_eq_reif({self.linear(r.randint(1, 2))},{"false" if b == "true" else b});']
+        return [f'constraint int_lin_ne_imp({self.linear(r.randint(1, 2))},{b});']
+
+    def set_in(self):
+        r = self.rng
+        x = r.choice(self.ints)
+        name = r.choice(['set_in', 'set_in', 'set_in_reif', 'set_in_imp'])
+        b = '' if name == 'set_in' else ',' + r.choice(['true', 'false'] + self.bools * 2)
+        return [f'constraint {name}({x},{self.holed_set(x)}{b});']
+
+    def index(self, longest):
+        """(an index variable, the array's length): a variable with values in 1..longest where there is
+        one, the array as long as some of them."""
+        r = self.rng
+        ok = [x for x in self.ints if any(1 <= v <= longest for v in self.dom[x])]
+        idx = r.choice(ok or self.ints)
+        inside = [v for v in self.dom[idx] if 1 <= v <= longest] or [longest]
+        return idx, r.randint(max(2, min(inside)), max(2, max(inside)) + r.randint(0, 1))
+
+    def element(self):
+        r = self.rng
+        (idx, n), y = self.index(12), r.choice(self.ints)
+        arr = [self.value(y) for _ in range(n)]
+        res = y if r.random() < 0.8 else str(r.choice(arr))
+        return [f'constraint array_int_element({idx},[{",".join(map(str, arr))}],{res});']
+
+    def var_element(self):
+        r = self.rng
+        (idx, n), y = self.index(5), r.choice(self.ints)
+        arr = [r.choice(self.ints) if r.random() < 0.6 else str(self.value(y)) for _ in range(n)]
+        return [f'constraint array_var_int_element({idx},[{",".join(arr)}],{y});']
+
+    def bounds(self):
+        name = self.rng.choice(self.BOUNDS)
+        return [f'constraint {name}({self.args(BUILTINS[name])});']
+
+    def general(self):
+        name = self.rng.choice(self.builtins)
+        return [f'constraint {name}({self.args(BUILTINS[name])});']
+
+    def annotation(self):
+        r = self.rng
+        if r.random() < 0.5:
+            return ''
+        xs = r.sample(self.ints, r.randint(1, len(self.ints)) if r.random() < 0.4 else len(self.ints))
+        search = (f'int_search([{",".join(xs)}], {r.choice(self.VAR_CHOICES)}, {r.choice(self.VALUE_CHOICES)}, '
+                  'complete)')
+        if r.random() < 0.25:
+            bools = f'bool_search([{",".join(self.bools)}], input_order, {r.choice(["indomain_min", "indomain_max"])}, complete)'
+            search = f'seq_search([{", ".join(r.sample([search, bools], 2))}])'
+        return ':: ' + search + ' '
 
 
 def solution_list(out):
@@ -166,7 +331,7 @@ def judge(kcp, path, text, optimise, kp, gecode_out, gecode_rc, tmp):
             if accepted == ks and status(kp.stdout) in ('COMPLETE', 'UNSAT'):
                 return 'gecode_wrong', f'the checker rejects {len(rejected)} of its solutions; kcp\'s {len(ks)} are the rest'
         return 'fail', problem
-    var = re.search(r'solve (?:minimize|maximize) (\w+);', text).group(1)
+    var = re.search(r'\b(?:minimize|maximize) (\w+);', text).group(1)
     kv, gv = last_value(kp.stdout, var), last_value(gecode_out, var)
     if status(kp.stdout) == status(gecode_out) and kv == gv:
         return 'pass', ''
@@ -237,6 +402,8 @@ def main():
     ap.add_argument('--keep', default='')
     ap.add_argument('--log', default='', help='append one CSV row with the totals')
     ap.add_argument('--only', nargs='*', default=[], help='builtins to draw from (default: all)')
+    ap.add_argument('--holes', action='store_true', help='models with holes in their domains, heavy in !=, half '
+                    'of them annotated (HoleModel; --only then limits its occasional general builtin)')
     ap.add_argument('--emit', default='', help='write the models and Gecode\'s outputs to DIR and stop (for '
                     'a machine without Gecode, e.g. the GPU one)')
     ap.add_argument('--replay', default='', help='judge kcp on the models and Gecode outputs of an --emit DIR')
@@ -251,6 +418,14 @@ def main():
     extra = [a for a in args.extra if a != '--']
     if not args.emit and not args.kcp:
         ap.error('--kcp is required unless --emit')
+    generator = 'holes' if args.holes else 'mixed'
+    if args.replay and os.path.exists(os.path.join(args.replay, 'generator.txt')):
+        generator = open(os.path.join(args.replay, 'generator.txt')).read().strip()
+    log_fields = ['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args', 'generator']
+    if args.log and os.path.exists(args.log):
+        log_fields = next(csv.reader(open(args.log)), log_fields)
+        if generator != 'mixed' and 'generator' not in log_fields:
+            ap.error(f'{args.log} has no generator column to record {generator} models in')
     keep = args.keep or tempfile.mkdtemp(prefix='kcp-diff-')
     os.makedirs(keep, exist_ok=True)
     counts = {'pass': 0, 'fail': 0, 'gecode_wrong': 0, 'skip': 0, 'not_run': 0}
@@ -296,11 +471,12 @@ def main():
             if args.emit:
                 os.makedirs(args.emit, exist_ok=True)
                 open(os.path.join(args.emit, 'seed.txt'), 'w').write(str(args.seed))
+                open(os.path.join(args.emit, 'generator.txt'), 'w').write(generator + '\n')
                 index = csv.writer(open(os.path.join(args.emit, 'index.csv'), 'w', newline=''))
                 index.writerow(['model', 'optimise', 'gecode_rc'])
             for k in range(args.models):
                 optimise = rng.random() < 0.3
-                text = Model(rng, builtins).text(optimise)
+                text = (HoleModel if args.holes else Model)(rng, builtins).text(optimise)
                 path = os.path.join(args.emit or tmp, f'm{k}.fzn')
                 open(path, 'w').write(text)
                 gp = subprocess.run([args.gecode] + (['-a'] if not optimise else []) + [path], capture_output=True,
@@ -319,13 +495,16 @@ def main():
     print(f'{counts["pass"]} passed, {counts["fail"]} failed, {counts["gecode_wrong"]} where Gecode is wrong, '
           f'{counts["skip"]} Gecode cannot run' + (f', {counts["not_run"]} not run (deadline)' if counts['not_run'] else ''))
     if args.log:
+        # The columns of the file's header (a file with hand-added columns gets them empty; one without
+        # a generator column only takes mixed models).
         new = not os.path.exists(args.log)
         with open(args.log, 'a', newline='') as f:
-            w = csv.writer(f)
+            w = csv.DictWriter(f, log_fields, restval='', extrasaction='ignore')
             if new:
-                w.writerow(['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args'])
-            w.writerow([time.strftime('%Y-%m-%d %H:%M:%S'), seed, models - counts['not_run'], counts['fail'], counts['gecode_wrong'],
-                        f'{elapsed:.1f}', ' '.join(extra)])
+                w.writeheader()
+            w.writerow({'date': time.strftime('%Y-%m-%d %H:%M:%S'), 'seed': seed, 'models': models - counts['not_run'],
+                        'failed': counts['fail'], 'gecode_wrong': counts['gecode_wrong'], 'seconds': f'{elapsed:.1f}',
+                        'kcp_args': ' '.join(extra), 'generator': generator})
     sys.exit(1 if counts['fail'] else 0)
 
 

@@ -65,6 +65,15 @@ KOKKOS_INLINE_FUNCTION int highest_bit(DomainWord w) {
 KOKKOS_INLINE_FUNCTION DomainWord bits_from(int k) { return ~DomainWord(0) << k; }
 KOKKOS_INLINE_FUNCTION DomainWord bits_upto(int k) { return ~DomainWord(0) >> (63 - k); }
 
+/// The bitset paths of a narrowing (settling a bound onto a value left, clearing words): out of line
+/// in CUDA device code, so that the many inlined narrowings of the propagator families do not each
+/// carry them into the search kernel's registers (perf/NOTES.md, entry 12).
+#if defined(__CUDA_ARCH__)
+#define KCP_OUT_OF_LINE __noinline__
+#else
+#define KCP_OUT_OF_LINE
+#endif
+
 /// Where the bitsets are: per variable, its first word (-1: bounds only) and the value of its bit 0.
 /// Fixed for a program; the words themselves are per store.
 struct DomainLayout {
@@ -334,7 +343,7 @@ struct StoreRef {
   }
 
   /// lb(x) onto the least value left (x has a bitset; lb was just changed or its value removed).
-  KOKKOS_INLINE_FUNCTION int settle_min(int x) const {
+  KOKKOS_FUNCTION KCP_OUT_OF_LINE int settle_min(int x) const {
     int st = prop_unchanged;
     for (;;) {
       const std::int64_t l = lb[x];
@@ -352,7 +361,7 @@ struct StoreRef {
       st |= prop_changed;
     }
   }
-  KOKKOS_INLINE_FUNCTION int settle_max(int x) const {
+  KOKKOS_FUNCTION KCP_OUT_OF_LINE int settle_max(int x) const {
     int st = prop_unchanged;
     for (;;) {
       const std::int64_t u = ub[x];

@@ -42,6 +42,9 @@ struct FixpointResult {
   bool failed = false;
   int iterations = 0;
   bool capped = false;  ///< stopped at FixpointOptions::max_iterations: sound, but not a fixpoint
+  /// Propagator runs: every propagator per iteration for AC1, the queue's length for the event-driven
+  /// fixpoint (a statistic: where a node's time goes, perf/NOTES.md entry 13).
+  std::int64_t propagations = 0;
 };
 
 /// How team_fixpoint runs the ternary family; neither changes the fixpoint it reaches.
@@ -73,6 +76,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
       return res;
     }
     ++res.iterations;
+    res.propagations += program.num_propagators();
     int st = prop_unchanged;
     for (int i = 0; i < program.num_ternary() && !(st & prop_failed); ++i) {
       st |= propagate_ternary(program.ternary(i), s);
@@ -215,6 +219,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
                          [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     team.team_barrier();
     ++res.iterations;
+    res.propagations += program.num_propagators();
     last = cur;
     if (flags[failed_base + cur] || !flags[cur]) break;
     if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
@@ -423,6 +428,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     });
     team.team_barrier();
     ++res.iterations;
+    res.propagations += size + group_size;
     q ^= 1;
     t ^= 1;
     if (*failed) {

@@ -13,11 +13,21 @@
 // team's last subproblem shared (those decisions are still on its stack): teams take subproblems in
 // increasing order, so a dive costs about log2(teams) nodes instead of p.
 //
-// Inside a subproblem, depth-first search by recomputation: going down, a decision narrows the store
-// in team scratch and the fixpoint runs on it; after a failure or a solution, the next node is
-// recomputed from the root store by replaying the decision stack. A split on the same variable as
-// the top of the stack, when the top is a split whose left half is exhausted, replaces it (its node's
-// bounds imply the top's right half), which keeps stacks short under indomain_min/max; a value
+// Inside a subproblem, depth-first search by hybrid recomputation: going down, a decision narrows the
+// store in team scratch and the fixpoint runs on it, and every `copy_distance` levels from the
+// subproblem's root down the node's store (after its fixpoint) is copied to the team's next slot in
+// global memory (SearchState::snapshot; as many slots as fit in the memory the host grants). After a
+// failure or a solution, the next node is recomputed from the deepest copy above it by replaying the
+// decisions below that copy, and its event-driven fixpoint starts from those decisions' events only:
+// with copy_distance 1, one decision and the propagation it causes, whatever the depth. (Replaying
+// every decision from the subproblem's root re-derived the whole path's propagation at every node:
+// 9x the propagator runs per node of a one-team search on rcpsp, perf/NOTES.md entry 13.) Slots
+// 0 .. k - 1 are valid (team_snapshot = k); changing decision i (backtracking to its right branch, or
+// a split that replaces it) drops the copies of the nodes below it. A copy is made only after a
+// complete fixpoint, so a restored store is a fixpoint plus the replayed decisions' events.
+// A split on the same variable as the top of the stack, when the top is a split whose left half is
+// exhausted, replaces it (its node's bounds imply the top's right half, and the copy above it plus
+// the new split reach the same fixpoint), which keeps stacks short under indomain_min/max; a value
 // decision (x = v | x != v) never replaces one, nor is replaced, since x != v is not an interval.
 // The store is the bounds and the bitset words (domains/store.hpp), restored and saved together.
 //
@@ -62,6 +72,21 @@ struct ParallelSearch {
   bool queue = false;
   /// Whether program's root store is a fixpoint (then a restore from it starts from its events only).
   bool root_fixpoint = false;
+  /// Levels between two copies of the store on the way down (>= 1; see above), into state.slots
+  /// slots per team; a distance beyond the stack's capacity keeps only the subproblem's root.
+  int copy_distance = 1;
+
+  /// The copy slot of the node at `depth` (-1: no copy is made there).
+  KOKKOS_INLINE_FUNCTION int slot_at(int depth) const {
+    const int below = depth - path_length;
+    if (below < 0 || below % copy_distance != 0 || below / copy_distance >= state.slots) return -1;
+    return below / copy_distance;
+  }
+  /// Decision i (>= path_length) changed: the copies of the nodes below it no longer hold.
+  KOKKOS_INLINE_FUNCTION void drop_copies_below(std::int64_t& saved, int i) const {
+    const std::int64_t keep = (i - path_length) / copy_distance + 1;
+    if (saved > keep) saved = keep;
+  }
 
   static constexpr int shared_ints = 4;
   /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words.
@@ -166,18 +191,28 @@ struct ParallelSearch {
       // Whether the event-driven fixpoint must run every propagator: the store is not known to be a
       // fixpoint plus recorded events (the last node's fixpoint was capped, or the root is none).
       bool full = last_capped;
+      int replay_from = 0;
       if (restore) {
-        // From the subproblem's root when its store was saved (the decisions below the path are
-        // replayed), else from the root (all of them).
-        const bool from_snapshot = ts(team_snapshot) != 0 && ts(team_depth) >= path_length;
+        // From the deepest copy above the node (the decisions below it are replayed; the node's
+        // last decision is at depth - 1), else from the root (all of them).
+        const int depth = static_cast<int>(ts(team_depth));
+        const int saved = static_cast<int>(ts(team_snapshot));
+        int slot = -1;
+        if (saved > 0 && depth - 1 >= path_length) {
+          slot = (depth - 1 - path_length) / copy_distance;
+          if (slot > saved - 1) slot = saved - 1;
+        }
+        const bool from_snapshot = slot >= 0;
         full = !from_snapshot && !root_fixpoint;
+        replay_from = from_snapshot ? path_length + slot * copy_distance : 0;
         if (from_snapshot) {
+          const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-            lb[x] = state.snapshot(t, 2 * x);
-            ub[x] = state.snapshot(t, 2 * x + 1);
+            lb[x] = state.snapshot(t, at + 2 * x);
+            ub[x] = state.snapshot(t, at + 2 * x + 1);
           });
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                               [&](const int w) { bits[w] = state.snapshot_bits(t, w); });
+                               [&](const int w) { bits[w] = state.snapshot_bits(t, at_bits + w); });
         } else {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
             lb[x] = program.root_lb(x);
@@ -189,7 +224,6 @@ struct ParallelSearch {
         // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
         // store is shared); a wipe-out missed by two racing narrowings is caught by the fixpoint's
         // final sweep.
-        const int replay_from = from_snapshot ? path_length : 0;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, replay_from, static_cast<int>(ts(team_depth))), [&](const int d) {
           Kokkos::single(Kokkos::PerThread(team), [&]() {
             int st = 0;
@@ -201,7 +235,11 @@ struct ParallelSearch {
       }
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         int st = shared[0] ? prop_failed : 0;
-        if (restore) ts(team_restore) = 0;
+        if (restore) {
+          ts(team_restore) = 0;
+          ts(team_restores) += 1;
+          ts(team_replayed) += ts(team_depth) - replay_from;
+        }
         // The bound applies from the subproblems' roots down: the dive above them must see the same
         // tree in every team at every time, or the bit paths would not partition it.
         if (objective >= 0 && ts(team_depth) >= path_length) {
@@ -214,27 +252,31 @@ struct ParallelSearch {
       team.team_barrier();
       bool failed = shared[0] != 0;
       int iterations = 0;
+      std::int64_t propagations = 0;
       bool capped = false;
       if (!failed) {
         const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full)
                                         : team_fixpoint(team, program, s, flags, fixpoint);
         failed = fp.failed;
         iterations = fp.iterations;
+        propagations = fp.propagations;
         capped = fp.capped;
       }
       last_capped = capped;
       const int node_depth = static_cast<int>(ts(team_depth));
-      // The subproblem's root: save its store. The bound in it may be weaker than a later one, which
-      // the node after a restore applies again: the snapshot stays a sound starting point.
-      if (!failed && !capped && node_depth == path_length && state.snapshot.extent(0) > 0 && ts(team_snapshot) == 0) {
+      // A copy level: save the store in the next slot. The bound in it may be weaker than a later
+      // one, which the node after a restore applies again: the copy stays a sound starting point.
+      const int slot = failed || capped ? -1 : slot_at(node_depth);
+      if (slot >= 0 && slot == ts(team_snapshot)) {
+        const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-          state.snapshot(t, 2 * x) = lb[x];
-          state.snapshot(t, 2 * x + 1) = ub[x];
+          state.snapshot(t, at + 2 * x) = lb[x];
+          state.snapshot(t, at + 2 * x + 1) = ub[x];
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                             [&](const int w) { state.snapshot_bits(t, w) = bits[w]; });
+                             [&](const int w) { state.snapshot_bits(t, at_bits + w) = bits[w]; });
         team.team_barrier();
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = 1; });
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = slot + 1; });
       }
       // Random value choices depend on the node's store only (search/branching.hpp), so the dive
       // above the subproblems is the same tree in every team.
@@ -248,6 +290,7 @@ struct ParallelSearch {
                                         : team_fixpoint(team, program, s, flags, complete);
         failed = fp.failed;
         iterations += fp.iterations;
+        propagations += fp.propagations;
         last_capped = false;
       }
 
@@ -265,6 +308,7 @@ struct ParallelSearch {
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         ts(team_nodes) += 1;
         ts(team_fixpoint_iterations) += iterations;
+        ts(team_propagations) += propagations;
         int depth = node_depth;
         int next = 0;
         if (!failed && b.var >= 0) {
@@ -276,6 +320,7 @@ struct ParallelSearch {
             // The new split takes the exhausted one's place: its [lo, hi] implies the old right half.
             // Not for value decisions: x != v is no interval, and would be lost.
             --depth;
+            drop_copies_below(ts(team_snapshot), depth);
           }
           if (depth >= state.capacity) {
             state.control(ctl_error) = 2;
@@ -307,6 +352,7 @@ struct ParallelSearch {
             depth = 0;
           } else {
             state.decisions(t, depth - 1).right = 1;
+            drop_copies_below(ts(team_snapshot), depth - 1);
             ts(team_restore) = 1;
           }
         }

@@ -52,8 +52,11 @@ enum TeamSlot : int {
   team_solved,          ///< subproblems this team finished
   team_last_subproblem, ///< the subproblem taken before the one in hand, -1 when none
   team_last_path,       ///< how many of the last one's path decisions are still on the stack
-  team_snapshot,        ///< 1 when snapshot holds the store at the root of the subproblem in hand
+  team_snapshot,        ///< copies of stores held for the subproblem in hand: slots 0 .. this - 1 (ParallelSearch)
   team_solution_subproblem,  ///< the subproblem the solution in the slot belongs to
+  team_restores,        ///< nodes whose store was recomputed (copied back, then decisions replayed)
+  team_replayed,        ///< decisions replayed by those recomputations
+  team_propagations,    ///< propagator runs in the fixpoints (FixpointResult::propagations)
   team_slot_count
 };
 
@@ -73,15 +76,18 @@ template <class MemorySpace>
 struct SearchState {
   int teams = 0;
   int capacity = 0;  ///< decisions per team
+  int slots = 0;     ///< copies of stores per team (see snapshot)
   // Row-major on every backend: a team's stack, slots and solution are contiguous (the host copies
   // one team's solution row at a time).
   Kokkos::View<Decision**, Kokkos::LayoutRight, MemorySpace> decisions;     ///< [team][depth]
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> team;      ///< [team][TeamSlot]
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> solution;  ///< [team][variable]
-  /// The store at the root of each team's subproblem ([team][2 * variable]: lb, ub), or empty when
-  /// it would not fit (every backtrack then recomputes from the root).
+  /// Copies of stores on the way down each team's subproblem, `slots` per team ([team][slot * 2 *
+  /// variables + 2 * variable]: lb, ub), slot s holding the store of the node at depth path_length +
+  /// s * copy distance (ParallelSearch); empty when not even one fits (every backtrack then
+  /// recomputes from the root).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
-  /// The bitset words of the same stores ([team][word]); empty without snapshots or bitsets.
+  /// The bitset words of the same stores ([team][slot * words + word]); empty without copies or bitsets.
   Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> snapshot_bits;
   /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
@@ -89,18 +95,19 @@ struct SearchState {
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
 
   SearchState() = default;
-  SearchState(int num_teams, int num_vars, int stack_capacity, bool snapshots = false, std::size_t work_ints = 0,
+  SearchState(int num_teams, int num_vars, int stack_capacity, int store_slots = 0, std::size_t work_ints = 0,
               int domain_words = 0)
       : teams(num_teams),
         capacity(stack_capacity),
+        slots(store_slots),
         decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::decisions"), num_teams,
                   stack_capacity),
         team("kcp::search::team", num_teams, team_slot_count),
         solution(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::solution"), num_teams, num_vars),
-        snapshot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot"), snapshots ? num_teams : 0,
-                 snapshots ? 2 * num_vars : 0),
+        snapshot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot"),
+                 store_slots > 0 ? num_teams : 0, std::size_t(store_slots) * 2 * num_vars),
         snapshot_bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_bits"),
-                      snapshots && domain_words > 0 ? num_teams : 0, snapshots ? domain_words : 0),
+                      store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop") {

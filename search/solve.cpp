@@ -142,8 +142,20 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   Kernel kernel;
   kernel.program = DeviceProgram<Memory>(host);
   kernel.phases = upload_phases<Memory>(program, options);
-  // The subproblem roots' stores of all teams together stay within 1 GiB.
-  report.snapshots = options.snapshots && double(report.teams) * double(report.domain_bytes) <= double(1 << 30);
+  // Copies of stores: one slot every copy_distance levels from the subproblem's root to the bottom of
+  // the stack, at most max_store_slots, and as many as fit in the budget over all teams (none when
+  // not even the subproblem's root fits). The levels below the last slot replay from it.
+  {
+    constexpr std::int64_t max_store_slots = 512;
+    const double per_slot = double(report.teams) * double(report.domain_bytes);
+    const std::int64_t fit = per_slot > 0 ? static_cast<std::int64_t>(options.copy_budget_bytes / per_slot) : 0;
+    const std::int64_t levels = capacity - report.subproblem_depth;
+    const std::int64_t wanted =
+        options.copy_distance > 0 ? (levels + options.copy_distance - 1) / options.copy_distance + 1 : 1;
+    report.store_slots = options.snapshots ? static_cast<int>(std::min({fit, wanted, max_store_slots})) : 0;
+    report.snapshots = report.store_slots > 0;
+    report.copy_distance = report.snapshots ? options.copy_distance : 0;
+  }
   // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
   const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
   report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
@@ -153,12 +165,14 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
        (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
   report.queue_fixpoint =
       queue_wanted && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
-  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.snapshots,
+  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.store_slots,
                                      report.queue_fixpoint ? work_ints : 0, words);
   kernel.queue = report.queue_fixpoint;
   kernel.root_fixpoint = root_fixpoint;
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
+  // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
+  kernel.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity) + 1;
   kernel.fixpoint.ternary_chunk = lp.vector_length;
   kernel.fixpoint.local_ternary = options.local_fixpoint;
   kernel.fixpoint.reconverge = options.reconverge;
@@ -341,6 +355,9 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     report.nodes += team(t, team_nodes);
     report.failures += team(t, team_failures);
     report.fixpoint_iterations += team(t, team_fixpoint_iterations);
+    report.restores += team(t, team_restores);
+    report.replayed_decisions += team(t, team_replayed);
+    report.propagations += team(t, team_propagations);
     report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
     report.subproblems_solved += team(t, team_solved);
   }
@@ -405,6 +422,9 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   r.nodes += pr.nodes;
   r.failures += pr.failures;
   r.fixpoint_iterations += pr.fixpoint_iterations;
+  r.restores += pr.restores;
+  r.replayed_decisions += pr.replayed_decisions;
+  r.propagations += pr.propagations;
   r.launches += pr.launches;
   r.peak_depth = std::max(r.peak_depth, pr.peak_depth);
   r.setup_time_s += pr.setup_time_s;

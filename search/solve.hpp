@@ -23,6 +23,8 @@ struct SearchPhase {
 };
 
 enum class FixpointMode { automatic, queue, ac1 };
+/// SearchOptions::copy_distance by default (perf/NOTES.md, entry 13).
+constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
 
@@ -43,7 +45,13 @@ struct SearchOptions {
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
   bool reconverge = true;            ///< chunks of lane propagators start reconverged (domains/fixpoint.hpp)
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
-  bool snapshots = true;             ///< backtrack from a copy of the subproblem's root store (when it fits)
+  bool snapshots = true;             ///< backtrack from copies of stores, not from the root (when one fits)
+  /// Levels between two copies of the store on a team's way down its subproblem (hybrid
+  /// recomputation, search/parallel_search.hpp); 0: only the subproblem's root is copied.
+  int copy_distance = default_copy_distance;
+  /// Memory all teams' copies may take together (bytes); the levels below the last copy that fits
+  /// replay from it.
+  double copy_budget_bytes = double(1u << 30);
   /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several
   /// threads (GPUs) when a variable is read by more than auto_ac1_reads propagators on average, where
   /// the queue holds most of the propagators anyway and building it costs more than it saves.
@@ -65,12 +73,17 @@ struct SearchReport {
   bool interrupted = false;  ///< stopped by the interrupt flag
   bool timed_out = false;
   std::int64_t nodes = 0, failures = 0, solutions = 0, peak_depth = 0, fixpoint_iterations = 0;
+  /// Where a node's work goes besides its own fixpoint: nodes recomputed after a backtrack or at a
+  /// launch's start, the decisions they replayed, and propagator runs in all fixpoints.
+  std::int64_t restores = 0, replayed_decisions = 0, propagations = 0;
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
   int bitset_vars = 0;     ///< store variables with a bitset
   std::int64_t domain_bytes = 0;  ///< one team's store: bounds and bitset words
-  bool snapshots = false;  ///< whether backtracking restored subproblem roots (SearchOptions::snapshots)
+  bool snapshots = false;  ///< whether backtracking restored copies of stores (SearchOptions::snapshots)
+  int copy_distance = 0;   ///< levels between copies (0: the subproblem's root only)
+  int store_slots = 0;     ///< copies of the store each team can hold
   bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::fixpoint_mode)
   double reads_per_variable = 0;  ///< propagators reading a variable, on average
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;

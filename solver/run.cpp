@@ -55,6 +55,7 @@ struct Options {
   std::string verify;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
+  int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
@@ -131,7 +132,12 @@ void add_options(CLI::App& app, Options& o) {
                  "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
-               "Backtrack from a saved copy of the subproblem's root store, not from the root (default on)");
+               "Backtrack from saved copies of stores, not from the root (default on)");
+  app.add_option("--copy-distance", o.copy_distance,
+                 "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
+                 "copy above it (default " +
+                     std::to_string(kcp::default_copy_distance) + "); 0: copy only the subproblem's root")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
 }
 
@@ -219,6 +225,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.reconverge = o.reconverge;
   so.lane_row_terms = o.lane_row_terms;
   so.snapshots = o.snapshots;
+  so.copy_distance = o.copy_distance;
   so.fixpoint_mode = o.fixpoint == "queue" ? FixpointMode::queue
                      : o.fixpoint == "ac1" ? FixpointMode::ac1
                                            : FixpointMode::automatic;
@@ -277,6 +284,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "fixpointIterations", std::to_string(rep.fixpoint_iterations));
     stat(out, "fixpointIterationsPerNode",
          fmt::format("{:.2f}", rep.nodes ? double(rep.fixpoint_iterations) / rep.nodes : 0.0));
+    stat(out, "propagations", std::to_string(rep.propagations));
+    stat(out, "propagationsPerNode", fmt::format("{:.1f}", rep.nodes ? double(rep.propagations) / rep.nodes : 0.0));
+    stat(out, "restores", std::to_string(rep.restores));
+    stat(out, "replayedDecisions", std::to_string(rep.replayed_decisions));
     const PreprocessStats& pre = compiled.preprocess;
     stat(out, "variablesBefore", std::to_string(pre.before.variables));
     stat(out, "propagatorsBefore", std::to_string(pre.before.propagators()));
@@ -306,6 +317,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));
     stat(out, "snapshots", rep.snapshots ? "true" : "false");
+    stat(out, "copyDistance", std::to_string(rep.copy_distance));
+    stat(out, "storeCopiesPerTeam", std::to_string(rep.store_slots));
     stat(out, "fixpoint", rep.queue_fixpoint ? "\"queue\"" : "\"ac1\"");
     stat(out, "readsPerVariable", fmt::format("{:.2f}", rep.reads_per_variable));
     stat(out, "initTime", fmt::format("{:.3f}", init_s));

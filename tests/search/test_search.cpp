@@ -19,6 +19,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 namespace kcp {
 namespace {
@@ -275,25 +276,111 @@ TYPED_TEST(SearchOnBackend, StoreInScratchLevelOneGivesTheSameCount) {
   EXPECT_EQ(out.distinct.size(), 92u);
 }
 
+/// How a team recomputes a node after a backtrack: from copies every `distance` levels (0: the
+/// subproblem's root only), or from the root (no copies at all).
+struct CopyMode {
+  bool snapshots;
+  int distance;
+  std::string name() const {
+    return snapshots ? "copies every " + std::to_string(distance) + " levels" : "from the root";
+  }
+  void apply(SearchOptions& o) const {
+    o.snapshots = snapshots;
+    o.copy_distance = distance;
+  }
+};
+const std::vector<CopyMode> copy_modes = {{true, 1}, {true, 3}, {true, 0}, {false, 0}};
+
 TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
-  for (const bool snapshots : {true, false}) {
+  for (const CopyMode& mode : copy_modes) {
     for (const int teams : sweep<int>({1, 2, 3, 8})) {
       for (const int depth : sweep<int>({0, 1, 4, 12})) {
         SearchOptions o;
         o.max_solutions = 0;
         o.teams = teams;
         o.subproblem_depth = depth;
-        o.snapshots = snapshots;
-        const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) +
-                                 (snapshots ? ", snapshots" : ", from the root");
+        mode.apply(o);
+        const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) + ", " + mode.name();
         const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
-        EXPECT_EQ(out.report.snapshots, snapshots) << what;
+        EXPECT_EQ(out.report.snapshots, mode.snapshots) << what;
         EXPECT_TRUE(out.report.complete) << what;
         EXPECT_EQ(out.reported(), 92) << what;
         EXPECT_EQ(out.distinct.size(), 92u) << what;
         // Every subproblem is either explored by a team or skipped as part of a failed subtree.
         EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth) << what;
         EXPECT_EQ(out.report.idle_teams, teams) << what;
+      }
+    }
+  }
+}
+
+/// Hybrid recomputation changes where a node's store is recomputed from, never the tree: one team,
+/// no split and fixed slices (so that launches, and the restores at their starts, are the same), for
+/// every copy distance, explore the same nodes, failures, solutions and restores as copying only the
+/// subproblem's root. The replays add up: with a copy every level each restore replays exactly the
+/// node's last decision (the first node of the search, at the root, replays none), and its fixpoints
+/// run fewer propagators; any distance replays no more than copying only the root, and recomputing
+/// from the root no less. Value decisions (indomain_median: x = v | x != v) and splits that replace an
+/// exhausted one (first_fail/indomain_min) both change the stack; teams of one thread (a plain store)
+/// and, on OpenMP with two threads, of two (a shared store).
+TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysAddUp) {
+  struct Case {
+    std::string name, text;
+    std::int64_t max_solutions;
+  };
+  const std::vector<Case> cases = {
+      {"queens, first_fail/indomain_min, all", annotated_queens("first_fail", "indomain_min"), 0},
+      {"queens, input_order/indomain_median, all", annotated_queens("input_order", "indomain_median"), 0},
+      {"backpack (optimum 51)", read_file(example("backpack.fzn")), 1},
+  };
+  std::vector<int> team_sizes = {0};
+#ifdef KOKKOS_ENABLE_OPENMP
+  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP::concurrency() >= 2) team_sizes.push_back(2);
+#endif
+  for (const Case& c : cases) {
+    for (const int team_size : team_sizes) {
+      for (const std::int64_t slice : {std::int64_t(5), std::int64_t(1) << 40}) {
+        const auto run = [&](const CopyMode& mode) {
+          SearchOptions o;
+          o.teams = 1;
+          o.team_size = team_size;
+          o.subproblem_depth = 0;
+          o.slice_nodes = slice;
+          o.max_solutions = c.max_solutions;
+          mode.apply(o);
+          return solve_text<TypeParam>(c.text, o);
+        };
+        const std::string what =
+            c.name + ", slices of " + std::to_string(slice) + " nodes, team size " + std::to_string(team_size);
+        const Outcome root_copy = run({true, 0});
+        const SearchReport& r0 = root_copy.report;
+        ASSERT_TRUE(r0.complete) << what;
+        ASSERT_GT(r0.restores, 10) << what;
+        for (const int distance : {1, 2, 3, 7}) {
+          const Outcome out = run({true, distance});
+          const SearchReport& r = out.report;
+          const std::string at = what + ", copies every " + std::to_string(distance);
+          EXPECT_EQ(r.copy_distance, distance) << at;
+          EXPECT_GT(r.store_slots, 8) << at;
+          EXPECT_TRUE(r.complete) << at;
+          EXPECT_EQ(r.nodes, r0.nodes) << at;
+          EXPECT_EQ(r.failures, r0.failures) << at;
+          EXPECT_EQ(r.restores, r0.restores) << at;
+          EXPECT_EQ(out.solutions, root_copy.solutions) << at;
+          EXPECT_EQ(r.best, r0.best) << at;
+          // Every restore but the first (at the root) replays at least the node's last decision.
+          EXPECT_GE(r.replayed_decisions, r.restores - 1) << at;
+          EXPECT_LE(r.replayed_decisions, r0.replayed_decisions) << at;
+          if (distance == 1) {
+            EXPECT_EQ(r.replayed_decisions, r.restores - 1) << at;
+            EXPECT_LT(r.replayed_decisions, r0.replayed_decisions) << at;
+            EXPECT_LT(r.propagations, r0.propagations) << at;
+          }
+        }
+        const Outcome from_root = run({false, 0});
+        EXPECT_EQ(from_root.report.nodes, r0.nodes) << what;
+        EXPECT_EQ(from_root.report.store_slots, 0) << what;
+        EXPECT_GE(from_root.report.replayed_decisions, r0.replayed_decisions) << what;
       }
     }
   }
@@ -347,16 +434,16 @@ TYPED_TEST(SearchOnBackend, TernaryRowsAndNoReconvergenceKeepTheAnswers) {
 }
 
 TYPED_TEST(SearchOnBackend, OptimumIsTheSameForEveryTeamCount) {
-  for (const bool snapshots : {true, false}) {
+  for (const CopyMode& mode : copy_modes) {
     for (const int teams : {1, 2, 5}) {
       for (const int depth : {0, 3, 9}) {
         SearchOptions o;
         o.teams = teams;
         o.subproblem_depth = depth;
-        o.snapshots = snapshots;
+        mode.apply(o);
         const Outcome out = solve_file<TypeParam>(example("backpack.fzn"), o);
         EXPECT_TRUE(out.report.complete);
-        EXPECT_EQ(-out.report.best, 51) << teams << " teams, 2^" << depth << (snapshots ? ", snapshots" : "");
+        EXPECT_EQ(-out.report.best, 51) << teams << " teams, 2^" << depth << ", " << mode.name();
         EXPECT_EQ(out.last()[6], 51);
       }
     }

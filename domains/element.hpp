@@ -53,10 +53,14 @@ KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el
   const std::int64_t most = lanes.max_value(m, [&](int j) { return supported(j) ? value(j) : none_max; });
   // Another thread may narrow result between the reductions: each "none" is still a proof of failure.
   if (first == none_min || last == none_max || least == none_min || most == none_max) return prop_failed;
-  // Every lane narrows the same bounds to the same values: idempotent, and atomic when concurrent.
-  int st = s.narrow_to(idx, lo + first, lo + last);
-  if (st & prop_failed) return st;
-  st |= s.narrow_to(res, least, most);
+  // One lane narrows, and every lane learns what it did: the branch below leads to a lane reduction,
+  // which all lanes must reach together. (Each lane narrowing on its own, a lane whose atomic moved a
+  // bound saw the wipe-out and left while the others, whose atomics changed nothing, went on to the
+  // reduction: a hang on CUDA with holes, found by HoleFixpointOnBackend.AllFamiliesTeamEqualsSerialWithHoles.)
+  const int st = lanes.bit_or(1, [&](int) {
+    const int narrowed = s.narrow_to(idx, lo + first, lo + last);
+    return (narrowed & prop_failed) ? narrowed : narrowed | s.narrow_to(res, least, most);
+  });
   if ((st & prop_failed) || !s.has_bits(idx)) return st;
   // An index with a bitset also loses the unsupported positions inside (domain consistency on it).
   return st | lanes.bit_or(static_cast<int>(last - first + 1), [&](int k) {

@@ -4,7 +4,7 @@
 # squares) and sudoku-opt with the bounds-only store (--bitset-span 0), one word (64) and four (256),
 # 10 s each, kcp's statistics to $OUT/holes-cuda.csv. The dev-set sweep is sweep.sh (two calls).
 # usage (device): bash perf/bench/device/exp21.sh REV; carry build/gpu/bin/kcp-REV, build/gpu/bin/kcp_tests-REV,
-# gpu-holes/ (sudoku-opt.fzn.gz and the hole instances unpacked), gpu-bench/ (the dev set) for (3).
+# gpu-holes/ (sudoku-opt.fzn.gz and perf/bench/holes/instances/*.fzn.gz), gpu-bench/ (the dev set) for (3).
 set -u
 B=build/gpu/bin/kcp-$1; T=build/gpu/bin/kcp_tests-$1
 export OMP_PROC_BIND=false KCP_SOURCE_DIR=$PWD
@@ -17,7 +17,7 @@ fi
 stat() { grep -E "^%%%mzn-stat: $1=" /tmp/o.txt | head -1 | sed 's/.*=//'; }
 mkdir -p /tmp/h
 gunzip -c gpu-holes/sudoku-opt*.fzn.gz > /tmp/h/sudoku-opt.fzn 2>/dev/null
-cp gpu-holes/*.fzn /tmp/h/ 2>/dev/null
+for f in gpu-holes/*.fzn.gz; do case $f in *sudoku-opt*) ;; *) gunzip -c $f > /tmp/h/$(basename $f .gz) ;; esac; done
 echo "instance,span,status,objective,nodes,fp_iter_per_node,nodes_per_s,solve_s,bitset_vars,domain_bytes_per_team,scratch_level,teams" > $OUT/holes-cuda.csv
 for f in /tmp/h/*.fzn; do
   for span in 0 64 256; do

@@ -20,7 +20,8 @@ COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'team
            'init_s', 'solve_s', 'nodes', 'failures', 'nodes_per_s', 'fixpoint_iterations', 'fp_iter_per_node',
            'peak_depth', 'subproblems', 'subproblems_solved', 'subproblems_skipped', 'idle_teams', 'launches',
            'variables', 'propagators', 'store_bytes', 'propagator_bytes', 'scratch_level', 'max_rss_mb',
-           'timed_out', 'exit_code', 'error']
+           'timed_out', 'exit_code', 'error', 'propagations_per_node', 'restores', 'replayed_decisions',
+           'bitset_vars']
 
 
 def revision():
@@ -112,6 +113,8 @@ def run_one(args, path, cpu=None):
         'init_s': g('initTime'), 'solve_s': g('solveTime'), 'nodes': g('nodes'), 'failures': g('failures'),
         'nodes_per_s': g('nodesPerSecond'), 'fixpoint_iterations': g('fixpointIterations'),
         'fp_iter_per_node': g('fixpointIterationsPerNode'), 'peak_depth': g('peakDepth'),
+        'propagations_per_node': g('propagationsPerNode'), 'restores': g('restores'),
+        'replayed_decisions': g('replayedDecisions'), 'bitset_vars': g('bitsetVariables'),
         'subproblems': g('subproblems'), 'subproblems_solved': g('subproblemsSolved'),
         'subproblems_skipped': g('subproblemsSkipped'), 'idle_teams': g('idleTeams'), 'launches': g('launches'),
         'variables': g('variables'), 'propagators': g('propagators'), 'store_bytes': g('storeBytes'),

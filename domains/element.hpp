@@ -53,27 +53,20 @@ KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el
   const std::int64_t least = lanes.min_value(m, [&](int j) { return supported(j) ? value(j) : none_min; });
   const std::int64_t most = lanes.max_value(m, [&](int j) { return supported(j) ? value(j) : none_max; });
 #else
-  // On the host with one lane, one pass over the positions instead of four reductions that each test
-  // support (they cost wordpress 30% of its nodes/s once its index had a bitset: perf/NOTES.md, entry
-  // 13). Not on the GPU: rewriting these lines there moved the search kernel with bitsets from 40/40
-  // bytes of spills to 388/820 (perf/bench/kernel_resources.sh).
-  std::int64_t bounds[4] = {none_min, none_max, none_min, none_max};  // first, last, least, most
-  if constexpr (Lanes::serial) {
-    for (int j = 0; j < m; ++j) {
-      if (!supported(j)) continue;
-      if (bounds[0] == none_min) bounds[0] = j;
-      bounds[1] = j;
-      const std::int64_t v = value(j);
-      bounds[2] = v < bounds[2] ? v : bounds[2];
-      bounds[3] = v > bounds[3] ? v : bounds[3];
-    }
-  } else {
-    bounds[0] = lanes.min_value(m, [&](int j) { return supported(j) ? j : none_min; });
-    bounds[1] = lanes.max_value(m, [&](int j) { return supported(j) ? j : none_max; });
-    bounds[2] = lanes.min_value(m, [&](int j) { return supported(j) ? value(j) : none_min; });
-    bounds[3] = lanes.max_value(m, [&](int j) { return supported(j) ? value(j) : none_max; });
+  // On the host a vector group is one thread (ThreadVectorRange is a plain loop there): one pass over
+  // the positions instead of four reductions that each test support (they cost wordpress 30% of its
+  // nodes/s once its index had a bitset: perf/NOTES.md, entry 13). Not on the GPU: rewriting these
+  // lines there moved the search kernel with bitsets from 40/40 bytes of spills to 388/820
+  // (perf/bench/kernel_resources.sh).
+  std::int64_t first = none_min, last = none_max, least = none_min, most = none_max;
+  for (int j = 0; j < m; ++j) {
+    if (!supported(j)) continue;
+    if (first == none_min) first = j;
+    last = j;
+    const std::int64_t v = value(j);
+    least = v < least ? v : least;
+    most = v > most ? v : most;
   }
-  const std::int64_t first = bounds[0], last = bounds[1], least = bounds[2], most = bounds[3];
 #endif
   // Another thread may narrow result between the reductions: each "none" is still a proof of failure.
   if (first == none_min || last == none_max || least == none_min || most == none_max) return prop_failed;

@@ -13,8 +13,6 @@
 namespace kcp {
 
 struct SerialLanes {
-  /// One lane: a propagator may fuse reductions into one loop.
-  static constexpr bool serial = true;
   template <class F>
   KOKKOS_INLINE_FUNCTION std::int64_t poison_sum(int n, const F& f) const {
     std::int64_t s = 0;
@@ -62,7 +60,6 @@ struct SerialLanes {
 
 template <class TeamMember>
 struct VectorLanes {
-  static constexpr bool serial = false;
   const TeamMember& team;
 
   template <class F>

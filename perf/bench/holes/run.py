@@ -86,6 +86,18 @@ def verify(kcp, model, output_file, cmd):
     return f"error{p.returncode}"
 
 
+def timed_run(cmd, outfile):
+    """Runs cmd once, its stdout kept in outfile: (process, wall seconds, load average at the start,
+    outfile, its %%%mzn-stat values)."""
+    load1 = os.getloadavg()[0]
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    with open(outfile, "w") as f:
+        f.write(p.stdout)
+    return p, wall, load1, outfile, stats(p.stdout)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kcp", default=os.path.join(REPO, "build", "openmp", "bin", "kcp"))
@@ -132,14 +144,7 @@ def main():
         for span in spans:
             cmd = [kcp, "--space", "serial", "-s", "-t", str(args.timeout_ms), "--bitset-span", str(span),
                    model]
-            load1 = os.getloadavg()[0]
-            t0 = time.monotonic()
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            wall = time.monotonic() - t0
-            outfile = os.path.join(keep, f"{name}.span{span}.out")
-            with open(outfile, "w") as f:
-                f.write(p.stdout)
-            st = stats(p.stdout)
+            p, wall, load1, outfile, st = timed_run(cmd, os.path.join(keep, f"{name}.span{span}.out"))
             row = {"instance": name, "span": span, "status": status_of(p.stdout, p.returncode, optimisation),
                    "objective": st.get("objective", ""), "wall_s": f"{wall:.2f}", "load1": f"{load1:.2f}",
                    "_model": model, "_out": outfile, "_cmd": cmd}
@@ -151,14 +156,7 @@ def main():
             print(" ".join(f"{k}={row[k]}" for k in FIELDS[:-1]), flush=True)
         if args.gecode and generated:
             cmd = ["fzn-gecode", "-p", "1", "-time", str(args.timeout_ms), "-s", model]
-            load1 = os.getloadavg()[0]
-            t0 = time.monotonic()
-            p = subprocess.run(cmd, capture_output=True, text=True)
-            wall = time.monotonic() - t0
-            outfile = os.path.join(keep, f"{name}.gecode.out")
-            with open(outfile, "w") as f:
-                f.write(p.stdout)
-            st = stats(p.stdout)
+            p, wall, load1, outfile, st = timed_run(cmd, os.path.join(keep, f"{name}.gecode.out"))
             row = {"instance": name, "span": "gecode", "status": status_of(p.stdout, p.returncode, optimisation),
                    "objective": st.get("objective", ""), "nodes": st.get("nodes", ""),
                    "solveTime": st.get("solveTime", ""), "failures": st.get("failures", ""),

@@ -44,6 +44,16 @@ int default_teams(const LaunchParams& lp) {
   return std::max(1, threads / std::max(1, lp.team_size * lp.vector_length));
 }
 
+/// Whether --space NAME ("default" included) searches on a GPU.
+inline bool space_is_gpu(const std::string& space) {
+#ifdef KOKKOS_ENABLE_CUDA
+  return space == "cuda" || (space == "default" && std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>);
+#else
+  (void)space;
+  return false;
+#endif
+}
+
 /// The execution spaces this build has, by the names of the --space options.
 inline std::vector<std::string> available_spaces() {
   std::vector<std::string> spaces;

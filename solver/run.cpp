@@ -1,5 +1,6 @@
 #include "solver/run.hpp"
 
+#include "search/launch.hpp"
 #include "search/solve.hpp"
 #include "solver/compile.hpp"
 #include "solver/fzn/checker.hpp"
@@ -60,6 +61,7 @@ struct Options {
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
   std::int64_t bitset_span = default_bitset_span;
+  bool bitset_span_given = false;  ///< --bitset-span on the command line (see solve)
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -115,7 +117,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--bitset-span", o.bitset_span,
                  "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
                  "holes); wider ones keep bounds only. 0: bounds only for all (default " +
-                     std::to_string(default_bitset_span) + ")")
+                     std::to_string(default_bitset_span) + "; 0 on a GPU, see perf/NOTES.md entry 14)")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
@@ -188,10 +190,23 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   const auto t0 = std::chrono::steady_clock::now();
   doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
+  // On a GPU, bitsets are off unless asked for: with several teams the CUDA search with bitsets lost
+  // solutions of 72 of 2,000 differential models (all-solutions sets short of Gecode's; none on the
+  // host backends, none with --bitset-span 0 or one team): perf/NOTES.md entry 14, issue 17.
+  std::int64_t bitset_span = o.bitset_span;
+  if (space_is_gpu(o.space)) {
+    if (!o.bitset_span_given) {
+      bitset_span = 0;
+    } else if (bitset_span > 0) {
+      fmt::print(err, "kcp: warning: --bitset-span {} on a GPU: with several teams this search can lose solutions "
+                 "(a known bug: perf/NOTES.md entry 14); use --teams 1 or --bitset-span 0 for trusted answers\n",
+                 bitset_span);
+    }
+  }
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
-  co.bitset_span = o.bitset_span;
+  co.bitset_span = bitset_span;
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -215,7 +230,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   // What parsing and compiling left of the limit; never 0, which would mean no limit.
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
   so.slice_nodes = o.slice_nodes;
-  so.bitset_span = o.bitset_span;
+  so.bitset_span = bitset_span;
   so.probe_s = o.probe_ms / 1000.0;
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;
@@ -303,6 +318,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     }
     stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
     stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
+    stat(out, "bitsetSpan", std::to_string(bitset_span));
     stat(out, "bitsetVariables", std::to_string(rep.bitset_vars));
     stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
@@ -367,6 +383,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   add_options(app, o);
   try {
     app.parse(argc, argv);
+    o.bitset_span_given = app.count("--bitset-span") > 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

@@ -2,6 +2,7 @@
 // clear message with a non-zero exit on bad input.
 #include "solver/run.hpp"
 
+#include "search/launch.hpp"
 #include "tests/source_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -64,6 +65,21 @@ TEST(EndToEnd, OptimisationPrintsTheOptimumAndStatistics) {
   EXPECT_NE(r.out.find("%%%mzn-stat: propagatorBytes="), std::string::npos);
   EXPECT_NE(r.out.find("%%%mzn-stat: scratchLevel=0\n"), std::string::npos);
   EXPECT_EQ(r.out.substr(r.out.size() - 16), "%%%mzn-stat-end\n");
+}
+
+// On a GPU bitsets are off unless asked for, and asking warns (perf/NOTES.md entry 14: the CUDA search
+// with bitsets and several teams lost solutions); on the host the default span holds, silently.
+TEST(EndToEnd, BitsetSpanDefaultsToZeroOnGpusAndWarnsWhenAskedFor) {
+  const bool gpu = space_is_gpu("default");
+  const CliRun d = run({"-s", example("queens.fzn")});
+  EXPECT_EQ(d.code, 0) << d.err;
+  EXPECT_NE(d.out.find("%%%mzn-stat: bitsetSpan=" + std::string(gpu ? "0" : "64") + "\n"), std::string::npos) << d.out;
+  EXPECT_EQ(d.err.find("warning"), std::string::npos) << d.err;
+  const CliRun asked = run({"-s", "--bitset-span", "32", example("queens.fzn")});
+  EXPECT_EQ(asked.code, 0) << asked.err;
+  EXPECT_NE(asked.out.find("%%%mzn-stat: bitsetSpan=32\n"), std::string::npos) << asked.out;
+  EXPECT_EQ(asked.err.find("--bitset-span 32 on a GPU") != std::string::npos, gpu) << asked.err;
+  for (const std::string& space : available_spaces()) EXPECT_EQ(space_is_gpu(space), space == "cuda");
 }
 
 TEST(EndToEnd, IntermediateSolutionsImprove) {

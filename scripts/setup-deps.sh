@@ -44,8 +44,9 @@ kokkos_version=3.4.01
 
 # ---------------------------------------------------------------------------------------------
 # 1. Debian packages
-packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev libgtest-dev minizinc flatzinc
-          python3 python3-matplotlib dpkg-dev)
+packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev libgtest-dev minizinc flatzinc patch
+          python3 python3-matplotlib dpkg-dev python3-pytest python3-pytest-xdist python3-pytest-timeout
+          python3-yaml python3-py)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

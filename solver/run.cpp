@@ -381,6 +381,22 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.set_version_flag("--version", KCP_VERSION);
   Options o;
   add_options(app, o);
+  // CLI11 reads "-node" as "-n ode" and then complains about the value: name the option instead (MiniZinc
+  // passes other solvers' backend flags, such as Gecode's -node, through unchanged).
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.size() <= 2 || a[0] != '-' || a[1] == '-' || std::isdigit(static_cast<unsigned char>(a[1]))) continue;
+    const std::string rest = a.substr(2);
+    const bool value_flag = std::string("nprt").find(a[1]) != std::string::npos;
+    const bool numeric = rest.find_first_not_of("0123456789") == std::string::npos;
+    const bool flags_only = std::string("aifsv").find(a[1]) != std::string::npos &&
+                            rest.find_first_not_of("aifsv") == std::string::npos;
+    if ((value_flag && !numeric) || (!value_flag && !flags_only)) {
+      fmt::print(err, "kcp: error: unknown option '{}' (short options are single letters; long ones start with "
+                 "--)\nRun with --help for the options.\n", a);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
     o.bitset_span_given = app.count("--bitset-span") > 0;

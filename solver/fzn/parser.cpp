@@ -1239,7 +1239,9 @@ class Parser {
     TypeInfo t = parse_type();
     expect(Tok::colon, "expected ':' after the array's type");
     Token name = expect_name("expected an array name");
-    if (is_var) check_supported(t, start, "array", name.text);
+    // An empty array of float or set variables declares no variable: accepted, and printed empty.
+    const bool empty = hi < lo;
+    if (is_var && !empty) check_supported(t, start, "array", name.text);
     DeclAnnotations anns = parse_decl_annotations();
     if (!at(Tok::equals))
       fail(tok_.loc, "expected '=' and the elements of array " + quoted(name.text));
@@ -1314,7 +1316,9 @@ class Parser {
         break;
     }
     declare(name, s);
-    if (anns.output_array) {
+    if (anns.output_array && empty && (s.kind == SymKind::float_array || s.kind == SymKind::set_array)) {
+      add_array_output(name, anns, type, {});
+    } else if (anns.output_array) {
       if (s.kind == SymKind::float_array || s.kind == SymKind::set_array) {
         fail(anns.output_array_loc, std::string(s.kind == SymKind::float_array ? "float" : "set") +
                                         " outputs are not supported (array " + quoted(name.text) +

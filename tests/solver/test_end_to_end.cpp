@@ -110,6 +110,31 @@ TEST(EndToEnd, UnknownFlagIsAnError) {
   EXPECT_NE(r.err.find("frobnicate"), std::string::npos) << r.err;
 }
 
+// MiniZinc passes another solver's backend flag through (Gecode's -node in its test suite): named as it
+// was written, not read as "-n ode".
+TEST(EndToEnd, MultiLetterSingleDashOptionIsNamed) {
+  for (const std::string bad : {"-node", "-ax", "-t5s"}) {
+    const CliRun r = run({bad, "1", example("queens.fzn")});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("unknown option '" + bad + "'"), std::string::npos) << r.err;
+  }
+  const CliRun ok = run({"-as", "-n1", "-t5000", example("queens.fzn")});
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(count(ok.out, "----------\n"), 92);
+}
+
+// An empty array of set or float variables (MiniZinc's test suite: global_cardinality over sets) declares
+// no variable: it is accepted and printed empty.
+TEST(EndToEnd, EmptyArraysOfSetAndFloatVariablesPrintEmpty) {
+  const std::string f = temp_file("empty-sets.fzn",
+                                  "array [1..0] of var set of int: empty:: output_array([1..0]) = [];\n"
+                                  "array [1..0] of var float: none:: output_array([1..0]) = [];\n"
+                                  "var 1..2: x :: output_var;\nsolve satisfy;\n");
+  const CliRun r = run({"--check", f});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "empty = array1d(1..0, []);\nnone = array1d(1..0, []);\nx = 1;\n----------\n");
+}
+
 TEST(EndToEnd, UnsupportedBuiltinIsNamedWithItsLocation) {
   const std::string f = temp_file("unsupported.fzn", "var 1..3: x;\nvar 1..3: y;\nconstraint int_frob(x,y);\n"
                                                      "solve satisfy;\n");

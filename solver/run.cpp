@@ -319,6 +319,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
     stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
     stat(out, "bitsetSpan", std::to_string(bitset_span));
+#ifdef KOKKOS_ENABLE_OPENMP
+    // How idle OpenMP threads wait (solver/main.cpp sets passive unless the user chose).
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    stat(out, "ompWaitPolicy", "\"" + std::string(policy ? policy : "default") + "\"");
+#endif
     stat(out, "bitsetVariables", std::to_string(rep.bitset_vars));
     stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));

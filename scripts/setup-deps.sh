@@ -7,6 +7,12 @@
 # A second run finds everything in place and returns in seconds.
 #
 # usage: scripts/setup-deps.sh [serial|openmp|cuda] [--debug] [--no-kernels] [--print-prefix]
+#                              [--kokkos-archive PATH/kokkos-X.tar.gz]
+#   --kokkos-archive: build that Kokkos release instead of Debian's 3.4.01 (Kokkos Kernels from
+#   kokkos-kernels-X.tar.gz beside it), checksum checked (known releases below, else KCP_KOKKOS_SHA256
+#   and KCP_KERNELS_SHA256), no patches; linked as <backend>-kokkosX[-nokernels]. E.g. ../shared/deps'
+#   4.6.01 for the compatibility build: cmake -B build -DKokkos_ROOT=$(scripts/setup-deps.sh openmp
+#   --no-kernels --kokkos-archive ../shared/deps/kokkos-4.6.01.tar.gz --print-prefix) -DKCP_ENABLE_KERNELS=OFF
 # env:   KCP_DEPS_DIR   cache folder (default: ${XDG_CACHE_HOME:-$HOME/.cache}/kcp)
 #        KCP_CUDA_ARCH  Kokkos GPU architecture for the cuda backend (default: HOPPER90)
 #        KCP_JOBS       parallel build jobs (default: nproc)
@@ -19,15 +25,18 @@ backend=openmp
 debug=0
 kernels=1
 print_prefix=0
-for arg in "$@"; do
-  case "$arg" in
-    serial|openmp|cuda) backend=$arg ;;
+archive=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    serial|openmp|cuda) backend=$1 ;;
     --debug) debug=1 ;;
     --no-kernels) kernels=0 ;;
     --print-prefix) print_prefix=1 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) die "unknown argument '$arg' (expected serial, openmp, cuda, --debug, --no-kernels, --print-prefix)" ;;
+    --kokkos-archive) [ $# -ge 2 ] || die "--kokkos-archive needs a path"; archive=$2; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (expected serial, openmp, cuda, --debug, --no-kernels, --print-prefix, --kokkos-archive PATH)" ;;
   esac
+  shift
 done
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,10 +74,51 @@ if [ "$backend" = cuda ]; then
   export PATH=$PATH:/usr/local/cuda/bin
 fi
 
+# Releases whose archives kcp knows (../shared/deps): version, Kokkos sha256, Kokkos Kernels sha256.
+known_releases=(
+  "4.6.01 b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a 95b9357f37ab3b9c3913c00741acb2501831c28ea8664de67818ae79c69c5908"
+)
+
 # ---------------------------------------------------------------------------------------------
-# 2. Kokkos and Kokkos Kernels sources, extracted once from the verified trilinos tarball
+# 2. Kokkos and Kokkos Kernels sources, extracted once from the verified trilinos tarball, or from the
+#    given release archives
+patches=("$repo"/cmake/patches/kokkos-*.patch)
+if [ -n "$archive" ]; then
+  [ -f "$archive" ] || die "no Kokkos archive at $archive"
+  name=$(basename "$archive")
+  [[ "$name" =~ ^kokkos-([0-9][0-9.]*)\.tar\.gz$ ]] || die "$archive: expected a file named kokkos-<version>.tar.gz"
+  kokkos_version=${BASH_REMATCH[1]}
+  kernels_archive=$(dirname "$archive")/kokkos-kernels-$kokkos_version.tar.gz
+  sum_k=${KCP_KOKKOS_SHA256:-} sum_kk=${KCP_KERNELS_SHA256:-}
+  for r in "${known_releases[@]}"; do
+    read -r v a b <<<"$r"
+    [ "$v" = "$kokkos_version" ] && { sum_k=${sum_k:-$a}; sum_kk=${sum_kk:-$b}; }
+  done
+  [ -n "$sum_k" ] || die "no checksum known for Kokkos $kokkos_version: set KCP_KOKKOS_SHA256 (and KCP_KERNELS_SHA256)"
+  echo "$sum_k  $archive" | sha256sum --check --status || die "checksum of $archive differs from $sum_k"
+  if [ "$kernels" = 1 ]; then
+    [ -f "$kernels_archive" ] || die "no Kokkos Kernels archive at $kernels_archive (or pass --no-kernels)"
+    [ -n "$sum_kk" ] || die "no checksum known for Kokkos Kernels $kokkos_version: set KCP_KERNELS_SHA256"
+    echo "$sum_kk  $kernels_archive" | sha256sum --check --status \
+      || die "checksum of $kernels_archive differs from $sum_kk"
+  fi
+  patches=()  # cmake/patches are for 3.4.01
+  src=$deps/src/kokkos-$kokkos_version
+  if [ ! -f "$src/.kcp-extracted" ] || { [ "$kernels" = 1 ] && [ ! -d "$src/kokkos-kernels" ]; }; then
+    note "extracting Kokkos $kokkos_version"
+    rm -rf "$src" && mkdir -p "$src/tmp"
+    tar -xzf "$archive" -C "$src/tmp" || die "cannot extract $archive"
+    mv "$src"/tmp/kokkos-* "$src/kokkos"
+    if [ -f "$kernels_archive" ]; then
+      tar -xzf "$kernels_archive" -C "$src/tmp" || die "cannot extract $kernels_archive"
+      mv "$src"/tmp/kokkos-kernels-* "$src/kokkos-kernels"
+    fi
+    rm -rf "$src/tmp"
+    touch "$src/.kcp-extracted"
+  fi
+fi
 src=$deps/src/kokkos-$kokkos_version
-if [ ! -f "$src/.kcp-extracted" ]; then
+if [ -z "$archive" ] && [ ! -f "$src/.kcp-extracted" ]; then
   dl=$deps/download
   mkdir -p "$dl"
   if [ ! -f "$dl/$trilinos_orig" ]; then
@@ -140,7 +190,7 @@ key=$backend
 [ "$backend" = cuda ] && key=$key-$(echo "$cuda_arch" | tr '[:upper:]' '[:lower:]')
 [ "$debug" = 1 ] && key=$key-debug
 [ "$kernels" = 0 ] && key=$key-nokernels
-hash=$( { cat "$repo"/cmake/patches/kokkos-*.patch; echo "${kokkos_opts[*]} ${kernels_opts[*]} $build_type"; } \
+hash=$( { [ ${#patches[@]} -gt 0 ] && cat "${patches[@]}"; echo "${kokkos_opts[*]} ${kernels_opts[*]} $build_type"; } \
         | sha256sum | cut -c1-12)
 prefix=$deps/kokkos-$kokkos_version-$key-$hash
 
@@ -148,9 +198,10 @@ if [ ! -f "$prefix/.kcp-complete" ]; then
   work=$deps/build/$key-$hash
   rm -rf "$work" "$prefix"
   mkdir -p "$work"
-  note "patching Kokkos ($(ls "$repo"/cmake/patches/kokkos-*.patch | wc -l) patches)"
-  cp -r "$src/kokkos" "$src/kokkos-kernels" "$work/"
-  for p in "$repo"/cmake/patches/kokkos-*.patch; do
+  [ ${#patches[@]} -gt 0 ] && note "patching Kokkos (${#patches[@]} patches)"
+  cp -r "$src/kokkos" "$work/"
+  [ "$kernels" = 1 ] && cp -r "$src/kokkos-kernels" "$work/"
+  for p in "${patches[@]}"; do
     patch -s -p1 -d "$work/kokkos" < "$p" || die "patch $p does not apply"
   done
   [ "$backend" = cuda ] && cxx=$work/kokkos/bin/nvcc_wrapper
@@ -180,6 +231,7 @@ fi
 
 # Stable name the CMake presets look in (cmake/KcpDependencies.cmake): $deps/<backend>[-debug][-nokernels].
 link=$deps/$backend
+[ -n "$archive" ] && link=$link-kokkos$kokkos_version
 [ "$debug" = 1 ] && link=$link-debug
 [ "$kernels" = 0 ] && link=$link-nokernels
 ln -sfn "$prefix" "$link"

@@ -175,7 +175,9 @@ std::string describe(const std::exception& e, const std::string& doing) {
   std::string what = e.what();
   if (const auto at = what.find("Traceback functionality not available"); at != std::string::npos) what.erase(at);
   while (!what.empty() && std::isspace(static_cast<unsigned char>(what.back()))) what.pop_back();
-  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr || what.find("failed to allocate memory") != std::string::npos)
+  // Kokkos 3.4: "... failed to allocate memory ..."; 4.x: "Kokkos ERROR: Host memory space failed to allocate
+  // 186.3 GiB (label=...)", a std::runtime_error either way.
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr || what.find("failed to allocate") != std::string::npos)
     return "out of memory while " + doing + (what == "std::bad_alloc" ? "" : " (" + what + ")");
   if (dynamic_cast<const std::system_error*>(&e) != nullptr)
     return "the system refused a resource (" + what + ") while " + doing;

@@ -1,6 +1,6 @@
 #include "solver/run.hpp"
 
-#include <Kokkos_Core.hpp>
+#include <Kokkos_Macros.hpp>  // KOKKOS_ENABLE_OPENMP
 
 #include <cstdlib>
 #include <iostream>

@@ -381,6 +381,26 @@ int verify(const Options& o, std::ostream& out, std::string& doing) {
   return rejected > 0 ? 3 : 0;
 }
 
+/// CLI11 reads "-node" as "-n ode" and then complains about the value: a single-dash word must be a group
+/// of the app's short flags, or one of its short options that take a value followed by digits. Returns the
+/// first word that is neither ("" when none). MiniZinc passes other solvers' backend flags, such as
+/// Gecode's -node, through unchanged.
+std::string unknown_short_group(const CLI::App& app, int argc, const char* const* argv) {
+  std::string flags, valued;  // the short names, by whether the option takes a value
+  for (const CLI::Option* opt : app.get_options())
+    for (const std::string& name : opt->get_snames()) (opt->get_expected_min() == 0 ? flags : valued) += name;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.size() <= 2 || a[0] != '-' || a[1] == '-' || std::isdigit(static_cast<unsigned char>(a[1]))) continue;
+    const std::string rest = a.substr(2);
+    const bool ok = valued.find(a[1]) != std::string::npos
+                        ? rest.find_first_not_of("0123456789") == std::string::npos
+                        : flags.find(a[1]) != std::string::npos && rest.find_first_not_of(flags) == std::string::npos;
+    if (!ok) return a;
+  }
+  return "";
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -388,21 +408,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   app.set_version_flag("--version", KCP_VERSION);
   Options o;
   add_options(app, o);
-  // CLI11 reads "-node" as "-n ode" and then complains about the value: name the option instead (MiniZinc
-  // passes other solvers' backend flags, such as Gecode's -node, through unchanged).
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a.size() <= 2 || a[0] != '-' || a[1] == '-' || std::isdigit(static_cast<unsigned char>(a[1]))) continue;
-    const std::string rest = a.substr(2);
-    const bool value_flag = std::string("nprt").find(a[1]) != std::string::npos;
-    const bool numeric = rest.find_first_not_of("0123456789") == std::string::npos;
-    const bool flags_only = std::string("aifsv").find(a[1]) != std::string::npos &&
-                            rest.find_first_not_of("aifsv") == std::string::npos;
-    if ((value_flag && !numeric) || (!value_flag && !flags_only)) {
-      fmt::print(err, "kcp: error: unknown option '{}' (short options are single letters; long ones start with "
-                 "--)\nRun with --help for the options.\n", a);
-      return 2;
-    }
+  if (const std::string bad = unknown_short_group(app, argc, argv); !bad.empty()) {
+    fmt::print(err, "kcp: error: unknown option '{}' (short options are single letters; long ones start with "
+               "--)\nRun with --help for the options.\n", bad);
+    return 2;
   }
   try {
     app.parse(argc, argv);

@@ -122,6 +122,76 @@ struct ParallelSearch {
     if (end > from) Kokkos::atomic_add(&state.control(ctl_skipped), end - from);
   }
 
+#ifdef KCP_CHECK_INVARIANTS
+  /// A checking build (CMake KCP_CHECK_INVARIANTS): after a complete fixpoint that did not fail, one
+  /// thread checks what the search relies on and counts violations in state.control (ctl_check_*):
+  /// the event workspace is clean, the store is normalised, a serial fixpoint on a copy narrows
+  /// nothing more, and above the subproblem depth the node's store is the one other teams have there
+  /// (a hash per node). It found the CUDA queue fixpoint's incomplete nodes (perf/NOTES.md, entry 16).
+  KOKKOS_FUNCTION void check_invariants(const TeamMember& team, const Store& s, const QueueWork& qw, int depth,
+                                        bool restored) const {
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const int t = team.league_rank();
+      const int n = program.num_vars;
+      Kokkos::atomic_add(&state.control(ctl_check_nodes), std::int64_t(1));
+      if (queue) {
+        bool leak = qw.counters()[3] != 0 || qw.counters()[4] != 0;
+        for (int x = 0; x < n; ++x) leak = leak || qw.touched_flag()[x] != 0;
+        for (int p = 0; p < program.num_propagators(); ++p) leak = leak || qw.queued()[p] != 0;
+        if (leak) Kokkos::atomic_add(&state.control(ctl_check_leaks), std::int64_t(1));
+      }
+      bool unnormalised = false;
+      for (int x = 0; x < n; ++x)
+        unnormalised = unnormalised || s.lb[x] > s.ub[x] ||
+                       (s.has_bits(x) && (!s.contains(x, s.lb[x]) || !s.contains(x, s.ub[x])));
+      if (unnormalised) Kokkos::atomic_add(&state.control(ctl_check_unnormalised), std::int64_t(1));
+      std::int32_t* clb = &state.check_bounds(t, 0);
+      std::int32_t* cub = clb + n;
+      DomainWord* cbits = &state.check_bits(t, 0);
+      const int words = Holes ? program.domain_words() : 0;
+      for (int x = 0; x < n; ++x) {
+        clb[x] = s.lb[x];
+        cub[x] = s.ub[x];
+      }
+      for (int w = 0; w < words; ++w) cbits[w] = s.bits[w];
+      const auto c = program.template store<false, Holes>(clb, cub, cbits);
+      const FixpointResult r = serial_fixpoint(program, c);
+      int changed = -1;
+      for (int x = 0; x < n && changed < 0; ++x)
+        if (clb[x] != s.lb[x] || cub[x] != s.ub[x] || (s.has_bits(x) && s.domain_size(x) != c.domain_size(x)))
+          changed = x;
+      if (r.failed || changed >= 0) {
+        if (Kokkos::atomic_fetch_add(&state.control(ctl_check_incomplete), std::int64_t(1)) == 0) {
+          const int x = changed >= 0 ? changed : 0;
+          state.control(ctl_check_first) = depth;
+          state.control(ctl_check_first + 1) = r.failed ? -1 - x : x;
+          state.control(ctl_check_first + 2) = s.lb[x];
+          state.control(ctl_check_first + 3) = s.ub[x];
+          state.control(ctl_check_first + 4) = clb[x];
+          state.control(ctl_check_first + 5) = cub[x];
+        }
+        if (restored) Kokkos::atomic_add(&state.control(ctl_check_incomplete_restored), std::int64_t(1));
+      }
+      if (depth < path_length && state.check_tree.extent(0) > 0) {
+        std::uint64_t h = 1469598103934665603ULL;
+        auto mixin = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
+        for (int x = 0; x < n; ++x) {
+          mixin(std::uint32_t(s.lb[x]));
+          mixin(std::uint32_t(s.ub[x]));
+          if (s.has_bits(x)) mixin(std::uint64_t(s.domain_size(x)));
+        }
+        if (h == 0) h = 1;
+        const std::int64_t index = state.team(t, team_subproblem);
+        const std::size_t at = (std::size_t(1) << depth) - 1 + std::size_t(index >> (path_length - depth));
+        const std::uint64_t old = Kokkos::atomic_compare_exchange(&state.check_tree(at), std::uint64_t(0), h);
+        if (old != 0 && old != h) Kokkos::atomic_add(&state.control(ctl_check_tree), std::int64_t(1));
+      }
+    });
+    team.team_barrier();
+  }
+#endif
+
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const int t = team.league_rank();
     const int n = program.num_vars;
@@ -264,6 +334,9 @@ struct ParallelSearch {
       }
       last_capped = capped;
       const int node_depth = static_cast<int>(ts(team_depth));
+#ifdef KCP_CHECK_INVARIANTS
+      if (!failed && !capped) check_invariants(team, s, qw, node_depth, restore);
+#endif
       // A copy level: save the store in the next slot. The bound in it may be weaker than a later
       // one, which the node after a restore applies again: the copy stays a sound starting point.
       const int slot = failed || capped ? -1 : slot_at(node_depth);

@@ -35,6 +35,17 @@ enum Control : int {
   ctl_best,                 ///< best objective found (minimisation); INT64_MAX while none
   ctl_skipped,              ///< subproblems never taken: their subtree failed during another's dive
   ctl_error,                ///< 1: no team scratch; 2: a decision stack overflowed
+#ifdef KCP_CHECK_INVARIANTS
+  // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
+  ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)
+  ctl_check_leaks,          ///< nodes after whose fixpoint the event workspace was not clean
+  ctl_check_unnormalised,   ///< nodes with a bound on a removed value or an empty domain
+  ctl_check_incomplete,     ///< nodes whose store a serial fixpoint still narrowed (or failed)
+  ctl_check_incomplete_restored,  ///< of those, nodes recomputed from a copy or the root
+  ctl_check_tree,           ///< nodes above the subproblem depth whose store differed from another team's
+  ctl_check_first,          ///< the first incomplete node: depth, variable, lb, ub, then the serial lb, ub
+  ctl_check_first_end = ctl_check_first + 5,
+#endif
   ctl_count
 };
 
@@ -93,6 +104,13 @@ struct SearchState {
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
+#ifdef KCP_CHECK_INVARIANTS
+  /// Per team, a copy of the store for check_invariants' serial fixpoint (2 n bounds; the words).
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> check_bounds;
+  Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> check_bits;
+  /// A hash of the store of each node above the subproblem depth (heap order), 0 while unseen.
+  Kokkos::View<std::uint64_t*, MemorySpace> check_tree;
+#endif
 
   SearchState() = default;
   SearchState(int num_teams, int num_vars, int stack_capacity, int store_slots = 0, std::size_t work_ints = 0,
@@ -122,6 +140,10 @@ struct SearchState {
     for (int k = 0; k < ctl_count; ++k) c(k) = 0;
     c(ctl_best) = INT64_MAX;
     Kokkos::deep_copy(control, c);
+#ifdef KCP_CHECK_INVARIANTS
+    check_bounds = decltype(check_bounds)("kcp::search::check_bounds", num_teams, 2 * std::size_t(num_vars));
+    check_bits = decltype(check_bits)("kcp::search::check_bits", num_teams, std::size_t(domain_words > 0 ? domain_words : 1));
+#endif
   }
 };
 

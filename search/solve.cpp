@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 namespace kcp {
 
@@ -159,15 +161,27 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
   const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
   report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
+  // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
+  // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
+  // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
+  bool gpu_holes = false;
+#ifdef KOKKOS_ENABLE_CUDA
+  gpu_holes = Holes && words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#endif
   const bool queue_wanted =
       options.fixpoint_mode == FixpointMode::queue ||
-      (options.fixpoint_mode == FixpointMode::automatic &&
+      (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
        (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
   report.queue_fixpoint =
       queue_wanted && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
   kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.store_slots,
                                      report.queue_fixpoint ? work_ints : 0, words);
   kernel.queue = report.queue_fixpoint;
+#ifdef KCP_CHECK_INVARIANTS
+  if (report.subproblem_depth <= 22)
+    kernel.state.check_tree = decltype(kernel.state.check_tree)("kcp::search::check_tree",
+                                                                std::size_t(1) << report.subproblem_depth);
+#endif
   kernel.root_fixpoint = root_fixpoint;
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
@@ -362,6 +376,18 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     report.subproblems_solved += team(t, team_solved);
   }
   report.subproblems_skipped = control(ctl_skipped);
+#ifdef KCP_CHECK_INVARIANTS
+  std::fprintf(stderr,
+               "kcp-check: teams=%d p=%d nodes=%lld leaks=%lld unnormalised=%lld incomplete=%lld (restored %lld) "
+               "tree=%lld first=[%lld %lld %lld %lld %lld %lld]\n",
+               report.teams, report.subproblem_depth, (long long)control(ctl_check_nodes),
+               (long long)control(ctl_check_leaks), (long long)control(ctl_check_unnormalised),
+               (long long)control(ctl_check_incomplete), (long long)control(ctl_check_incomplete_restored),
+               (long long)control(ctl_check_tree), (long long)control(ctl_check_first),
+               (long long)control(ctl_check_first + 1), (long long)control(ctl_check_first + 2),
+               (long long)control(ctl_check_first + 3), (long long)control(ctl_check_first + 4),
+               (long long)control(ctl_check_first + 5));
+#endif
   report.best = best_reported;
   report.solve_time_s = seconds_since(start);
   return report;

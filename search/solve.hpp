@@ -54,7 +54,8 @@ struct SearchOptions {
   double copy_budget_bytes = double(1u << 30);
   /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several
   /// threads (GPUs) when a variable is read by more than auto_ac1_reads propagators on average, where
-  /// the queue holds most of the propagators anyway and building it costs more than it saves.
+  /// the queue holds most of the propagators anyway and building it costs more than it saves, and
+  /// AC1 on CUDA for a program with bitsets (the queue ended incomplete there: perf/NOTES.md, entry 16).
   FixpointMode fixpoint_mode = FixpointMode::automatic;
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   /// Variables whose root domain spans 3 to this many values get a bitset (domains with holes,

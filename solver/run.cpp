@@ -61,7 +61,6 @@ struct Options {
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
   std::int64_t bitset_span = default_bitset_span;
-  bool bitset_span_given = false;  ///< --bitset-span on the command line (see solve)
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -117,7 +116,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--bitset-span", o.bitset_span,
                  "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
                  "holes); wider ones keep bounds only. 0: bounds only for all (default " +
-                     std::to_string(default_bitset_span) + "; 0 on a GPU, see perf/NOTES.md entry 14)")
+                     std::to_string(default_bitset_span) + ")")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
@@ -131,7 +130,8 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--fixpoint", o.fixpoint,
                  "queue: run only the propagators of changed variables; ac1: every propagator each iteration; auto "
-                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
+                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average or "
+                 "the model has bitsets")
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
@@ -192,19 +192,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   const auto t0 = std::chrono::steady_clock::now();
   doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
-  // On a GPU, bitsets are off unless asked for: with several teams the CUDA search with bitsets lost
-  // solutions of 72 of 2,000 differential models (all-solutions sets short of Gecode's; none on the
-  // host backends, none with --bitset-span 0 or one team): perf/NOTES.md entry 14, issue 17.
-  std::int64_t bitset_span = o.bitset_span;
-  if (space_is_gpu(o.space)) {
-    if (!o.bitset_span_given) {
-      bitset_span = 0;
-    } else if (bitset_span > 0) {
-      fmt::print(err, "kcp: warning: --bitset-span {} on a GPU: with several teams this search can lose solutions "
-                 "(a known bug: perf/NOTES.md entry 14); use --teams 1 or --bitset-span 0 for trusted answers\n",
-                 bitset_span);
-    }
-  }
+  // On a GPU a program with bitsets runs the AC1 fixpoint unless --fixpoint queue is asked for, which
+  // is known to lose solutions there (perf/NOTES.md, entries 14 and 16; issue 17).
+  const std::int64_t bitset_span = o.bitset_span;
+  if (space_is_gpu(o.space) && bitset_span > 0 && o.fixpoint == "queue")
+    fmt::print(err, "kcp: warning: --fixpoint queue on a GPU with bitsets (--bitset-span {}) can lose solutions "
+               "(a known bug: perf/NOTES.md entry 16); the default fixpoint there is AC1\n",
+               bitset_span);
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
@@ -415,7 +409,6 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
   try {
     app.parse(argc, argv);
-    o.bitset_span_given = app.count("--bitset-span") > 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

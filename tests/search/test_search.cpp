@@ -400,6 +400,58 @@ TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
   }
 }
 
+/// A holes-differential model that the CUDA search with bitsets got wrong (perf/NOTES.md, entry 16):
+/// 420 solutions (Gecode), the `!=` rows removing values inside bitset domains. On the GPU the 64-bit
+/// atomicAnd of team scratch left the value in place and reported no change, so the event-driven
+/// fixpoint ended early and teams disagreed on the tree above the subproblems: 395-419 solutions with
+/// 8 x 1 teams, lost or doubled. Every team shape the backend runs, the fleet and 2^15 subproblems.
+TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
+  const std::string text =
+      "var {-2,3,4}: x0 :: output_var;\n"
+      "var 3..8: x1 :: output_var;\n"
+      "var -1..1: x2 :: output_var;\n"
+      "var {4,6}: x3 :: output_var;\n"
+      "var {-2,-1,0}: x4 :: output_var;\n"
+      "var bool: b0 :: output_var;\n"
+      "var bool: b1 :: output_var;\n"
+      "constraint int_lin_ne([3,-2,-2],[x2,x3,-1],-7);\n"
+      "constraint int_lin_ne([3,2],[x2,-1],-2);\n"
+      "constraint int_lin_ne([3,-2,-1],[-2,x1,-1],-11);\n"
+      "constraint int_ne(x3,x0);\n"
+      "solve :: int_search([x3,x0,x4,x2,x1], smallest, indomain_max, complete) satisfy;\n";
+  struct Shape {
+    int team_size, vector_length;
+  };
+  std::vector<Shape> shapes = {{0, 0}};
+#ifdef KOKKOS_ENABLE_CUDA
+  if (std::is_same_v<TypeParam, Kokkos::Cuda>) {
+    shapes.push_back({1, 32});
+    shapes.push_back({8, 1});
+  }
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP::concurrency() >= 2) shapes.push_back({2, 1});
+#endif
+  for (const Shape& shape : shapes) {
+    for (const int depth : {-1, 15}) {
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.team_size = shape.team_size;
+      o.vector_length = shape.vector_length;
+      o.subproblem_depth = depth;
+      ASSERT_GT(o.bitset_span, 0);
+      const Outcome out = solve_text<TypeParam>(text, o);
+      const std::string what = "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
+                               ", subproblem depth " + std::to_string(depth);
+      EXPECT_TRUE(out.report.complete) << what;
+      EXPECT_GT(out.report.bitset_vars, 0) << what;
+      EXPECT_EQ(out.reported(), 420) << what;
+      EXPECT_EQ(out.distinct.size(), 420u) << what;
+      EXPECT_EQ(out.report.failures, 0) << what << ": the complete fixpoint never fails on this model";
+    }
+  }
+}
+
 /// The two ablation switches of perf/ (rows in ternary form, no vector-group reconvergence) change
 /// how propagation runs, never the answers: under both fixpoints and several team counts.
 TYPED_TEST(SearchOnBackend, TernaryRowsAndNoReconvergenceKeepTheAnswers) {

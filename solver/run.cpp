@@ -61,6 +61,7 @@ struct Options {
   bool preprocess = true;
   int max_fixpoint_iterations = 4096;
   std::int64_t bitset_span = default_bitset_span;
+  bool bitset_span_given = false;  ///< --bitset-span on the command line (see solve)
 #ifdef NDEBUG
   bool check = false;
 #else
@@ -116,7 +117,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--bitset-span", o.bitset_span,
                  "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
                  "holes); wider ones keep bounds only. 0: bounds only for all (default " +
-                     std::to_string(default_bitset_span) + ")")
+                     std::to_string(default_bitset_span) + "; on a GPU 0 unless the search annotations ask for "
+                     "indomain_median/random, see perf/NOTES.md entry 16)")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
@@ -192,9 +194,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   const auto t0 = std::chrono::steady_clock::now();
   doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
-  // On a GPU a program with bitsets runs the AC1 fixpoint unless --fixpoint queue is asked for, which
-  // is known to lose solutions there (perf/NOTES.md, entries 14 and 16; issue 17).
-  const std::int64_t bitset_span = o.bitset_span;
+  // On a GPU bitsets are on by default only where the search annotations need them (x = v | x != v
+  // value choices), or when asked for: a program with bitsets runs AC1 there (the event-driven fixpoint
+  // lost solutions with bitsets on CUDA), which on the development set cost more than the bitsets gave
+  // (perf/NOTES.md, entry 16). Asking for the event-driven fixpoint there with bitsets warns.
+  std::int64_t bitset_span = o.bitset_span;
+  if (space_is_gpu(o.space) && !o.bitset_span_given && (o.free_search || !wants_value_decisions(model)))
+    bitset_span = 0;
   if (space_is_gpu(o.space) && bitset_span > 0 && o.fixpoint == "queue")
     fmt::print(err, "kcp: warning: --fixpoint queue on a GPU with bitsets (--bitset-span {}) can lose solutions "
                "(a known bug: perf/NOTES.md entry 16); the default fixpoint there is AC1\n",
@@ -409,6 +415,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
   try {
     app.parse(argc, argv);
+    o.bitset_span_given = app.count("--bitset-span") > 0;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

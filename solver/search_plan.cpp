@@ -90,6 +90,37 @@ class Planner {
 
 }  // namespace
 
+namespace {
+bool value_decision_annotation(const fzn::Annotation& a) {
+  if (a.kind == fzn::Annotation::Kind::array || (a.kind == fzn::Annotation::Kind::call && a.name == "seq_search")) {
+    for (const auto& e : a.args)
+      if (value_decision_annotation(e)) return true;
+    return false;
+  }
+  if (a.kind != fzn::Annotation::Kind::call || (a.name != "int_search" && a.name != "bool_search") || a.args.size() < 3)
+    return false;
+  const auto& v = a.args[2];
+  if (v.kind != fzn::Annotation::Kind::call) return false;
+  const auto it = value_choices().find(v.name);
+  if (it == value_choices().end()) return false;
+  switch (it->second) {
+    case ValueChoice::median:
+    case ValueChoice::random:
+    case ValueChoice::out_median:
+    case ValueChoice::out_random:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+bool wants_value_decisions(const fzn::Model& model) {
+  for (const auto& a : model.solve.annotations)
+    if (value_decision_annotation(a)) return true;
+  return false;
+}
+
 SearchPlan plan_search(const fzn::Model& model, const Compiled& compiled) {
   SearchPlan plan;
   Planner p(compiled, plan);

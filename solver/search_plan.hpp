@@ -21,4 +21,9 @@ struct SearchPlan {
 /// with a warning.
 SearchPlan plan_search(const fzn::Model& model, const Compiled& compiled);
 
+/// Whether the solve item's annotations ask for a value choice that MiniZinc defines as x = v | x != v
+/// (indomain_median, indomain_random and their outdomain forms): the search follows those only on a
+/// variable with a bitset (search/branching.hpp).
+bool wants_value_decisions(const fzn::Model& model);
+
 }  // namespace kcp

@@ -77,7 +77,8 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
   const CliRun d = run({"-s", example("queens.fzn")});
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_NE(d.out.find("%%%mzn-stat: bitsetSpan=" + std::string(gpu ? "0" : "64") + "\n"), std::string::npos) << d.out;
-  EXPECT_NE(d.out.find("%%%mzn-stat: fixpoint=\"queue\"\n"), std::string::npos) << d.out;
+  // (On a GPU queens runs AC1 anyway: its variables are read by over 16 propagators each.)
+  if (!gpu) EXPECT_NE(d.out.find("%%%mzn-stat: fixpoint=\"queue\"\n"), std::string::npos) << d.out;
   EXPECT_EQ(d.err.find("warning"), std::string::npos) << d.err;
   const CliRun asked = run({"-s", "--bitset-span", "32", example("queens.fzn")});
   EXPECT_EQ(asked.code, 0) << asked.err;

@@ -166,7 +166,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
   bool gpu_holes = false;
 #ifdef KOKKOS_ENABLE_CUDA
-  gpu_holes = Holes && words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
+  gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #endif
   const bool queue_wanted =
       options.fixpoint_mode == FixpointMode::queue ||

@@ -198,10 +198,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   // value choices), or when asked for: a program with bitsets runs AC1 there (the event-driven fixpoint
   // lost solutions with bitsets on CUDA), which on the development set cost more than the bitsets gave
   // (perf/NOTES.md, entry 16). Asking for the event-driven fixpoint there with bitsets warns.
+  const bool gpu = space_is_gpu(o.space);
   std::int64_t bitset_span = o.bitset_span;
-  if (space_is_gpu(o.space) && !o.bitset_span_given && (o.free_search || !wants_value_decisions(model)))
-    bitset_span = 0;
-  if (space_is_gpu(o.space) && bitset_span > 0 && o.fixpoint == "queue")
+  if (gpu && !o.bitset_span_given && (o.free_search || !wants_value_decisions(model))) bitset_span = 0;
+  if (gpu && bitset_span > 0 && o.fixpoint == "queue")
     fmt::print(err, "kcp: warning: --fixpoint queue on a GPU with bitsets (--bitset-span {}) can lose solutions "
                "(a known bug: perf/NOTES.md entry 16); the default fixpoint there is AC1\n",
                bitset_span);

@@ -29,23 +29,34 @@ const std::map<std::string, ValueChoice>& value_choices() {
   return m;
 }
 
+/// The solve item's annotation a, walked through arrays and seq_search: on_search for each int_search
+/// or bool_search call, on_other for each other call.
+template <class OnSearch, class OnOther>
+void walk_search(const fzn::Annotation& a, const OnSearch& on_search, const OnOther& on_other) {
+  if (a.kind == fzn::Annotation::Kind::array) {
+    for (const auto& e : a.args) walk_search(e, on_search, on_other);
+    return;
+  }
+  if (a.kind != fzn::Annotation::Kind::call) return;
+  if (a.name == "seq_search") {
+    for (const auto& e : a.args) walk_search(e, on_search, on_other);
+  } else if (a.name == "int_search" || a.name == "bool_search") {
+    on_search(a);
+  } else {
+    on_other(a);
+  }
+}
+
 class Planner {
  public:
   Planner(const Compiled& c, SearchPlan& plan) : compiled_(c), plan_(plan) {}
 
   void annotation(const fzn::Annotation& a) {
-    if (a.kind == fzn::Annotation::Kind::array) {
-      for (const auto& e : a.args) annotation(e);
-      return;
-    }
-    if (a.kind != fzn::Annotation::Kind::call) return;
-    if (a.name == "seq_search") {
-      for (const auto& e : a.args) annotation(e);
-    } else if (a.name == "int_search" || a.name == "bool_search") {
-      phase(a);
-    } else {
-      plan_.warnings.push_back("search annotation '" + a.name + "' is not supported: ignored");
-    }
+    walk_search(
+        a, [&](const fzn::Annotation& search) { phase(search); },
+        [&](const fzn::Annotation& other) {
+          plan_.warnings.push_back("search annotation '" + other.name + "' is not supported: ignored");
+        });
   }
 
  private:
@@ -90,35 +101,22 @@ class Planner {
 
 }  // namespace
 
-namespace {
-bool value_decision_annotation(const fzn::Annotation& a) {
-  if (a.kind == fzn::Annotation::Kind::array || (a.kind == fzn::Annotation::Kind::call && a.name == "seq_search")) {
-    for (const auto& e : a.args)
-      if (value_decision_annotation(e)) return true;
-    return false;
-  }
-  if (a.kind != fzn::Annotation::Kind::call || (a.name != "int_search" && a.name != "bool_search") || a.args.size() < 3)
-    return false;
-  const auto& v = a.args[2];
-  if (v.kind != fzn::Annotation::Kind::call) return false;
-  const auto it = value_choices().find(v.name);
-  if (it == value_choices().end()) return false;
-  switch (it->second) {
-    case ValueChoice::median:
-    case ValueChoice::random:
-    case ValueChoice::out_median:
-    case ValueChoice::out_random:
-      return true;
-    default:
-      return false;
-  }
-}
-}  // namespace
-
 bool wants_value_decisions(const fzn::Model& model) {
-  for (const auto& a : model.solve.annotations)
-    if (value_decision_annotation(a)) return true;
-  return false;
+  bool wanted = false;
+  for (const auto& a : model.solve.annotations) {
+    walk_search(
+        a,
+        [&](const fzn::Annotation& search) {
+          if (search.args.size() < 3 || search.args[2].kind != fzn::Annotation::Kind::call) return;
+          const auto it = value_choices().find(search.args[2].name);
+          if (it == value_choices().end()) return;
+          const ValueChoice v = it->second;
+          wanted = wanted || v == ValueChoice::median || v == ValueChoice::random || v == ValueChoice::out_median ||
+                   v == ValueChoice::out_random;
+        },
+        [](const fzn::Annotation&) {});
+  }
+  return wanted;
 }
 
 SearchPlan plan_search(const fzn::Model& model, const Compiled& compiled) {

@@ -408,10 +408,11 @@ TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
 }
 
 /// A holes-differential model that the CUDA search with bitsets got wrong (perf/NOTES.md, entry 16):
-/// 420 solutions (Gecode), the `!=` rows removing values inside bitset domains. On the GPU the 64-bit
-/// atomicAnd of team scratch left the value in place and reported no change, so the event-driven
-/// fixpoint ended early and teams disagreed on the tree above the subproblems: 395-419 solutions with
-/// 8 x 1 teams, lost or doubled. Every team shape the backend runs, the fleet and 2^15 subproblems.
+/// 420 solutions (Gecode), the `!=` rows removing values inside bitset domains. On the GPU the
+/// event-driven fixpoint with bitsets ended early at some nodes (a `!=` row reported no change and
+/// left its value in place; cause not found), so teams disagreed on the tree above the subproblems:
+/// 382-420 solutions with 8 x 1 teams, lost or doubled; CUDA now runs AC1 with bitsets. Every team
+/// shape the backend runs, the fleet and 2^15 subproblems.
 TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
   const std::string text =
       "var {-2,3,4}: x0 :: output_var;\n"

@@ -1,5 +1,6 @@
 // Propagation to a fixpoint (AC1: run every propagator until none changes the store or one fails),
-// over the three propagator families of a DeviceProgram: ternary, linear rows, element.
+// over the propagator families of a DeviceProgram: ternary, linear rows, element, and the global
+// families of domains/globals.hpp.
 //
 // - serial_fixpoint: the Gauss-Seidel reference on one thread; every parallel fixpoint is tested
 //   against it. Propagators are monotone, so all fair orders reach the same (greatest) fixpoint: the
@@ -18,6 +19,7 @@
 //      TeamThreadRange over them (one row per vector group), ThreadVectorRange over a row's terms (the
 //      lanes reduce the row's sums together).
 //   3. element: TeamThreadRange over the elements, ThreadVectorRange over the positions.
+//   4. the global constraints of every family: TeamThreadRange over them, ThreadVectorRange inside.
 //   Barriers: one team_barrier per iteration, after every thread has run its propagators, so that the
 //   iteration's changed flag is complete before anyone reads it. The changed flags and the failed
 //   flags rotate over three slots each: the slot for the next iteration is reset during this one, and
@@ -86,6 +88,9 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
     }
     for (int e = 0; e < program.elements.size() && !(st & prop_failed); ++e) {
       st |= propagate_element(lanes, program.elements, e, s);
+    }
+    for (int id = program.global_first[0]; id < program.num_propagators() && !(st & prop_failed); ++id) {
+      st |= program.propagate_global_id(lanes, id, s);
     }
     if (st & prop_failed) {
       res.failed = true;
@@ -217,6 +222,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.elements.size()),
                          [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.global_first[0], program.num_propagators()),
+                         [&](const int id) { report(program.propagate_global_id(lanes, id, s)); });
     team.team_barrier();
     ++res.iterations;
     res.propagations += program.num_propagators();
@@ -240,8 +247,8 @@ namespace kcp {
 /// launches), over P propagators and n variables: two propagator queues, a queued flag per
 /// propagator, a touched flag per variable, two touched lists, and counters (failed, two queue
 /// sizes, two touched counts, two group-queue sizes). A queue holds the propagators that run on one
-/// lane from its bottom up and the rows too long for a lane (DeviceProgram::runs_on_group) from its
-/// top down.
+/// lane from its bottom up and those that run on a vector group (DeviceProgram::runs_on_group: rows
+/// too long for a lane, global constraints) from its top down.
 struct QueueWork {
   std::int32_t* data = nullptr;
   int num_props = 0, num_vars = 0;
@@ -274,7 +281,8 @@ KOKKOS_INLINE_FUNCTION Store pending_events(const Store& s, const QueueWork& wor
   return tracking(s, work, 0);
 }
 
-/// Runs propagator `id` (ternary, then rows, then elements) on one lane.
+/// Runs propagator `id` (ternary, then rows, then elements; never a global constraint, which runs on
+/// a vector group) on one lane.
 template <class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id, const Store& s) {
   const int num_ternary = program.num_ternary();
@@ -282,6 +290,19 @@ KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& progr
   id -= num_ternary;
   if (id < program.rows.size()) return propagate_linear(SerialLanes{}, program.rows, id, s);
   return propagate_element(SerialLanes{}, program.elements, id - program.rows.size(), s);
+}
+
+/// Runs propagator `id` of any family once (the host's root fixpoint; on a team, globals and long
+/// rows run on a vector group and the rest on one lane: see queue_fixpoint).
+template <class Lanes, class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram<MemorySpace>& program, int id,
+                                         const Store& s) {
+  if (id >= program.global_first[0]) return program.propagate_global_id(lanes, id, s);
+  const int num_ternary = program.num_ternary();
+  if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
+  id -= num_ternary;
+  if (id < program.rows.size()) return propagate_linear(lanes, program.rows, id, s);
+  return propagate_element(lanes, program.elements, id - program.rows.size(), s);
 }
 
 /// Event-driven fixpoint of one team: each iteration runs only the propagators that read a variable
@@ -310,26 +331,30 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
   const int num_ternary = program.num_ternary();
   const int num_rows = program.rows.size();
   const int num_group_rows = num_rows - program.num_lane_rows;
+  const int num_group = num_group_rows + program.num_globals();
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     *failed = 0;
-    qsize[0] = full ? num_props - num_group_rows : 0;
-    gsize[0] = full ? num_group_rows : 0;
+    qsize[0] = full ? num_props - num_group : 0;
+    gsize[0] = full ? num_group : 0;
     qsize[1] = 0;
     gsize[1] = 0;
   });
   if (full) {
-    // Ternary, rows for one lane and elements at the bottom, the long rows at the top.
+    // Ternary, rows for one lane and elements at the bottom, the long rows and the globals at the top.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
       const int lane_end = num_ternary + program.num_lane_rows;
+      const int top = num_props - 1 - i;
       std::int32_t id;
       if (i < num_ternary) {
         id = i;
       } else if (i < lane_end) {
         id = num_ternary + program.row_order(i - num_ternary);
-      } else if (i < num_props - num_group_rows) {
+      } else if (i < num_props - num_group) {
         id = num_ternary + num_rows + (i - lane_end);
+      } else if (top < num_group_rows) {
+        id = num_ternary + program.row_order(program.num_lane_rows + top);
       } else {
-        id = num_ternary + program.row_order(program.num_lane_rows + (num_props - 1 - i));
+        id = program.global_first[0] + (top - num_group_rows);
       }
       work.queue(0)[i] = id;
     });
@@ -420,7 +445,9 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
       const std::int32_t p = queue[num_props - 1 - k];
       Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
-      if (propagate_linear(lanes, program.rows, p - num_ternary, st) & prop_failed) *failed = 1;
+      const int status = p >= program.global_first[0] ? program.propagate_global_id(lanes, p, st)
+                                                      : propagate_linear(lanes, program.rows, p - num_ternary, st);
+      if (status & prop_failed) *failed = 1;
     });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       qsize[q ^ 1] = 0;

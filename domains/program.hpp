@@ -4,12 +4,14 @@
 #pragma once
 
 #include "domains/element.hpp"
+#include "domains/globals.hpp"
 #include "domains/linear.hpp"
 #include "domains/store.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -67,11 +69,22 @@ struct Program {
   std::vector<std::int32_t> elem_begin{0};
   std::vector<std::int32_t> elem_values;
 
+  // The global families (domains/globals.hpp), in GlobalFamilies' order.
+  std::array<GlobalTable, num_global_families> global;
+
   int num_vars() const { return static_cast<int>(lb.size()); }
   int num_rows() const { return static_cast<int>(rhs.size()); }
   int num_ternary() const { return static_cast<int>(ternary.size()); }
   int num_elements() const { return static_cast<int>(elem_index.size()); }
-  int num_propagators() const { return num_rows() + num_ternary() + num_elements(); }
+  /// Constraints of global family F, or of every global family.
+  template <class F>
+  int num_global() const { return global[global_family<F>].size(); }
+  int num_globals() const {
+    int n = 0;
+    for (const GlobalTable& g : global) n += g.size();
+    return n;
+  }
+  int num_propagators() const { return num_rows() + num_ternary() + num_elements() + num_globals(); }
 
   int add_var(std::int32_t lo, std::int32_t hi) {
     fit_layout();
@@ -151,11 +164,22 @@ struct Program {
     elem_begin.push_back(static_cast<std::int32_t>(elem_values.size()));
   }
 
+  /// A constraint of global family F over store variables xs with parameters ps.
+  template <class F>
+  void add_global(const std::vector<int>& xs, const std::vector<std::int64_t>& ps = {}) {
+    global[global_family<F>].add(xs, ps);
+  }
+
   std::size_t store_bytes() const { return lb.size() * 2 * sizeof(std::int32_t) + bits.size() * sizeof(DomainWord); }
   std::size_t propagator_bytes() const {
     return row_begin.size() * 4 + coef.size() * 4 + var.size() * 4 + rhs.size() * 8 + kind.size() +
            reif_var.size() * 4 + reif_mode.size() + ternary.size() * sizeof(Ternary) + elem_index.size() * 8 +
-           elem_begin.size() * 4 + elem_values.size() * 4;
+           elem_begin.size() * 4 + elem_values.size() * 4 + global_bytes();
+  }
+  std::size_t global_bytes() const {
+    std::size_t b = 0;
+    for (const GlobalTable& g : global) b += g.bytes();
+    return b;
   }
 };
 
@@ -208,7 +232,8 @@ inline std::vector<std::int32_t> rows_by_width(const Program& p, int lane_row_te
   return ids;
 }
 
-/// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements;
+/// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements,
+/// then the global families' constraints in GlobalFamilies' order;
 /// var_props lists, for each variable, the propagators that read it (compressed rows, var_begin).
 inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>& var_begin,
                                      std::vector<std::int32_t>& var_props) {
@@ -232,6 +257,9 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
     add(p.elem_index[e], id);
     add(p.elem_result[e], id);
   }
+  for (const GlobalTable& g : p.global)
+    for (int c = 0; c < g.size(); ++c, ++id)
+      for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1]; ++k) add(g.vars[std::size_t(k)], id);
   var_begin.assign(1, 0);
   var_props.clear();
   for (int x = 0; x < n; ++x) {
@@ -257,6 +285,10 @@ struct DeviceProgram {
   int num_lane_rows = 0;
   int lane_row_terms = default_lane_row_terms;
   Elements<MemorySpace> elements;
+  /// The global families, and the id of each one's first constraint (global_first[num_global_families]
+  /// is num_propagators()).
+  GlobalView<MemorySpace> global[num_global_families];
+  int global_first[num_global_families + 1] = {};
   /// The propagators reading each variable (see propagators_of_variables).
   Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props;
 
@@ -267,7 +299,8 @@ struct DeviceProgram {
     const std::size_t r = p.rhs.size(), e = p.elem_index.size();
     if (p.ub.size() != p.lb.size() || p.row_begin.size() != r + 1 || p.kind.size() != r || p.reif_var.size() != r ||
         p.reif_mode.size() != r || p.elem_result.size() != e || p.elem_begin.size() != e + 1 ||
-        p.coef.size() != p.var.size()) {
+        p.coef.size() != p.var.size() ||
+        !std::all_of(p.global.begin(), p.global.end(), [](const GlobalTable& g) { return g.consistent(); })) {
       throw std::invalid_argument("kcp::DeviceProgram: the program's arrays disagree in length");
     }
     using detail::upload;
@@ -295,6 +328,15 @@ struct DeviceProgram {
     elements.result = upload<std::int32_t, MemorySpace>("kcp::program::elem_result", p.elem_result);
     elements.begin = upload<std::int32_t, MemorySpace>("kcp::program::elem_begin", p.elem_begin);
     elements.values = upload<std::int32_t, MemorySpace>("kcp::program::elem_values", p.elem_values);
+    global_first[0] = static_cast<int>(p.ternary.size() + r + e);
+    for (int f = 0; f < num_global_families; ++f) {
+      const GlobalTable& g = p.global[std::size_t(f)];
+      global[f].var_begin = upload<std::int32_t, MemorySpace>("kcp::program::global_var_begin", g.var_begin);
+      global[f].vars = upload<std::int32_t, MemorySpace>("kcp::program::global_vars", g.vars);
+      global[f].par_begin = upload<std::int32_t, MemorySpace>("kcp::program::global_par_begin", g.par_begin);
+      global[f].pars = upload<std::int64_t, MemorySpace>("kcp::program::global_pars", g.pars);
+      global_first[f + 1] = global_first[f] + g.size();
+    }
     std::vector<std::int32_t> begin, props;
     propagators_of_variables(p, begin, props);
     var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
@@ -325,6 +367,13 @@ struct DeviceProgram {
     elements.result = copy_to<MemorySpace>(o.elements.result);
     elements.begin = copy_to<MemorySpace>(o.elements.begin);
     elements.values = copy_to<MemorySpace>(o.elements.values);
+    for (int f = 0; f < num_global_families; ++f) {
+      global[f].var_begin = copy_to<MemorySpace>(o.global[f].var_begin);
+      global[f].vars = copy_to<MemorySpace>(o.global[f].vars);
+      global[f].par_begin = copy_to<MemorySpace>(o.global[f].par_begin);
+      global[f].pars = copy_to<MemorySpace>(o.global[f].pars);
+    }
+    for (int f = 0; f <= num_global_families; ++f) global_first[f] = o.global_first[f];
     var_begin = copy_to<MemorySpace>(o.var_begin);
     var_props = copy_to<MemorySpace>(o.var_props);
   }
@@ -341,14 +390,23 @@ struct DeviceProgram {
     return StoreRef<Concurrent, Holes>(lb, ub, bits, layout());
   }
 
-  /// Whether propagator `id` (numbered as in propagators_of_variables) is a row too long for a lane.
+  /// Whether propagator `id` (numbered as in propagators_of_variables) runs on a vector group: a row
+  /// too long for a lane, or a global constraint.
   KOKKOS_INLINE_FUNCTION bool runs_on_group(int id) const {
+    if (id >= global_first[0]) return true;
     const int r = id - num_ternary();
     return r >= 0 && r < rows.size() && rows.row_begin(r + 1) - rows.row_begin(r) > lane_row_terms;
   }
 
-  KOKKOS_INLINE_FUNCTION int num_propagators() const {
-    return num_ternary() + rows.size() + elements.size();
+  KOKKOS_INLINE_FUNCTION int num_propagators() const { return global_first[num_global_families]; }
+  KOKKOS_INLINE_FUNCTION int num_globals() const { return global_first[num_global_families] - global_first[0]; }
+
+  /// Runs global constraint `id` (a propagator id at or past global_first[0]) once.
+  template <class Lanes, class Store>
+  KOKKOS_INLINE_FUNCTION int propagate_global_id(const Lanes& lanes, int id, const Store& s) const {
+    int f = 0;
+    while (f + 1 < num_global_families && id >= global_first[f + 1]) ++f;
+    return propagate_global(lanes, f, global[f], id - global_first[f], s);
   }
 
   KOKKOS_INLINE_FUNCTION int num_ternary() const { return static_cast<int>(ternary.extent(0)); }

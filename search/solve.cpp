@@ -45,6 +45,8 @@ std::vector<std::int32_t> occurrences(const Program& p) {
     ++occ[p.elem_index[e]];
     ++occ[p.elem_result[e]];
   }
+  for (const GlobalTable& g : p.global)
+    for (const int x : g.vars) ++occ[x];
   return occ;
 }
 

@@ -30,6 +30,9 @@
 //   array_bool_and, array_bool_or [_imp]      reified row r <-> sum >= n / sum >= 1
 //   array_bool_xor [_imp]                     row sum - 2k = 1, k a fresh variable in 0..n/2 [implied]
 //   bool2int                                  row b - i = 0 (merged away)
+//   kcp_cumulative(s, d, r, b)                global family cumulative (constant d, r, b; kcp's
+//                                              mznlib emits it for fzn_cumulative and disjunctive)
+//   kcp_all_different_int(x)                  global family all_different (mznlib: fzn_all_different_int)
 //   set_in with a variable set, float and set variables: not FlatZinc int/bool builtins; unsupported.
 #include "solver/compile.hpp"
 
@@ -326,6 +329,11 @@ class Compiler {
 
   void element(const Constraint& c);
   void var_element(const Constraint& c);
+
+  // --- global families (domains/globals.hpp) -------------------------------------------------------
+
+  void all_different(const Constraint& c);
+  void cumulative(const Constraint& c);
 
   // --- sets ----------------------------------------------------------------------------------------
 
@@ -714,6 +722,61 @@ void Compiler::in_set_reified(const Term& x, const IntSet& s, const Term& b, Rei
   }
 }
 
+/// kcp_all_different_int(x): the global family; a variable listed twice (also after equalities merged
+/// two, or two equal constants) makes the model unsatisfiable.
+void Compiler::all_different(const Constraint& c) {
+  std::vector<int> xs;
+  for (const Term& t : array(c, 0)) xs.push_back(var(t, c.loc));
+  if (xs.size() < 2) return;
+  std::vector<int> sorted = xs;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    unsatisfiable();
+    return;
+  }
+  program().add_global<AllDifferent>(xs);
+}
+
+/// kcp_cumulative(s, d, r, b): durations, uses and the capacity are constants within the store's
+/// 32-bit range, durations and uses non-negative (cumulative's own assumption). Tasks with a zero
+/// duration or use are dropped; a task using more than the capacity makes the model unsatisfiable.
+void Compiler::cumulative(const Constraint& c) {
+  const auto& s = array(c, 0);
+  const auto& d = array(c, 1);
+  const auto& r = array(c, 2);
+  if (d.size() != s.size() || r.size() != s.size())
+    fail(c.loc, c.name + ": the start, duration and use arrays have " + std::to_string(s.size()) + ", " +
+                    std::to_string(d.size()) + " and " + std::to_string(r.size()) + " elements");
+  auto constant_arg = [&](const Term& t, const char* what) {
+    const StoreRefTerm v = ref(t);
+    if (!v.is_constant) fail(c.loc, c.name + ": " + what + " must be constants (kcp's mznlib decomposes the rest)");
+    if (v.value < 0 && std::string(what) != "the capacity")
+      fail(c.loc, c.name + ": " + what + " must be non-negative, not " + std::to_string(v.value));
+    if (v.value < bound_min || v.value > bound_max)
+      fail(c.loc, c.name + ": " + what + " must lie in the 32-bit store range, not " + std::to_string(v.value));
+    return v.value;
+  };
+  const std::int64_t cap = constant_arg(scalar(c, 3), "the capacity");
+  std::vector<int> starts;
+  std::vector<std::int64_t> dur, use;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const std::int64_t di = constant_arg(d[i], "durations"), ri = constant_arg(r[i], "uses");
+    if (di == 0 || ri == 0) continue;
+    if (ri > cap) {
+      unsatisfiable();
+      return;
+    }
+    starts.push_back(var(s[i], c.loc));
+    dur.push_back(di);
+    use.push_back(ri);
+  }
+  if (starts.empty()) return;
+  std::vector<std::int64_t> pars{cap};
+  pars.insert(pars.end(), dur.begin(), dur.end());
+  pars.insert(pars.end(), use.begin(), use.end());
+  program().add_global<Cumulative>(starts, pars);
+}
+
 using CompileFn = void (*)(Compiler&, const Constraint&);
 
 struct Entry {
@@ -770,6 +833,9 @@ const std::unordered_map<std::string, Entry>& registry() {
       {"array_var_bool_element", {"iBb", [](C cc, Con c) { cc.var_element(c); }}},
       {"array_int_minimum", {"iI", [](C cc, Con c) { cc.extremum(c, false); }}},
       {"array_int_maximum", {"iI", [](C cc, Con c) { cc.extremum(c, true); }}},
+      // Global families, emitted by kcp's mznlib.
+      {"kcp_all_different_int", {"I", [](C cc, Con c) { cc.all_different(c); }}},
+      {"kcp_cumulative", {"IIIi", [](C cc, Con c) { cc.cumulative(c); }}},
       // Constant sets.
       {"set_in", {"iS", [](C cc, Con c) { cc.in_set(cc.scalar(c, 0), cc.set(c, 1), c.loc); }}},
       {"set_in_reif",

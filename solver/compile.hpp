@@ -47,9 +47,12 @@ struct ProgramSize {
   int rows = 0;
   int ternaries = 0;
   int elements = 0;
+  int globals = 0;  ///< constraints of every global family
 
-  int propagators() const { return rows + ternaries + elements; }
-  static ProgramSize of(const Program& p) { return {p.num_vars(), p.num_rows(), p.num_ternary(), p.num_elements()}; }
+  int propagators() const { return rows + ternaries + elements + globals; }
+  static ProgramSize of(const Program& p) {
+    return {p.num_vars(), p.num_rows(), p.num_ternary(), p.num_elements(), p.num_globals()};
+  }
 };
 
 /// What preprocessing did. When it is off, the three sizes are the compiled program's and the rest 0.

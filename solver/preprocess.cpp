@@ -68,35 +68,10 @@ RootFixpointResult root_fixpoint(Program& p) {
   s.touched_flag = touched_flag.data();
   s.touched_list = touched_list.data();
   s.touched_count = &touched_count;
-  const int nt = p.num_ternary(), nr = p.num_rows(), ne = p.num_elements();
-  const int np = nt + nr + ne;
-  // Propagator id: [0, nt) ternary, [nt, nt + nr) rows, then elements. Their variables, and for
-  // each variable the propagators that read it, in compressed-row form.
-  std::vector<int> vars_begin(static_cast<std::size_t>(np) + 1, 0), vars;
-  vars.reserve(static_cast<std::size_t>(3 * nt) + p.var.size() + static_cast<std::size_t>(nr + 2 * ne));
-  for (const Ternary& t : p.ternary) {
-    vars.insert(vars.end(), {t.x, t.y, t.z});
-    vars_begin[vars.size() / 3] = static_cast<int>(vars.size());
-  }
-  for (int r = 0; r < nr; ++r) {
-    const auto ri = static_cast<std::size_t>(r);
-    vars.insert(vars.end(), p.var.begin() + p.row_begin[ri], p.var.begin() + p.row_begin[ri + 1]);
-    if (p.reif_var[ri] >= 0) vars.push_back(p.reif_var[ri]);
-    vars_begin[static_cast<std::size_t>(nt + r) + 1] = static_cast<int>(vars.size());
-  }
-  for (int e = 0; e < ne; ++e) {
-    vars.insert(vars.end(), {p.elem_index[static_cast<std::size_t>(e)], p.elem_result[static_cast<std::size_t>(e)]});
-    vars_begin[static_cast<std::size_t>(nt + nr + e) + 1] = static_cast<int>(vars.size());
-  }
-  std::vector<int> watch_begin(static_cast<std::size_t>(p.num_vars()) + 1, 0), watchers(vars.size());
-  for (const int x : vars) ++watch_begin[static_cast<std::size_t>(x) + 1];
-  for (std::size_t x = 0; x < static_cast<std::size_t>(p.num_vars()); ++x) watch_begin[x + 1] += watch_begin[x];
-  {
-    std::vector<int> fill(watch_begin.begin(), watch_begin.end() - 1);
-    for (int id = 0; id < np; ++id)
-      for (int k = vars_begin[static_cast<std::size_t>(id)]; k < vars_begin[static_cast<std::size_t>(id) + 1]; ++k)
-        watchers[static_cast<std::size_t>(fill[static_cast<std::size_t>(vars[static_cast<std::size_t>(k)])]++)] = id;
-  }
+  const int np = p.num_propagators();
+  // For each variable the propagators that read it (ids as DeviceProgram numbers them).
+  std::vector<std::int32_t> watch_begin, watchers;
+  propagators_of_variables(p, watch_begin, watchers);
 
   // A FIFO ring holding each propagator at most once; everything starts in it.
   std::vector<int> queue(static_cast<std::size_t>(np));
@@ -112,14 +87,7 @@ RootFixpointResult root_fixpoint(Program& p) {
     queued[static_cast<std::size_t>(id)] = 0;
     ++res.propagations;
     touched_count = 0;
-    int st = 0;
-    if (id < nt) {
-      st = propagate_ternary(d.ternary(id), s);
-    } else if (id < nt + nr) {
-      st = propagate_linear(lanes, d.rows, id - nt, s);
-    } else {
-      st = propagate_element(lanes, d.elements, id - nt - nr, s);
-    }
+    const int st = propagate_any(lanes, d, id, s);
     for (int k = 0; k < touched_count; ++k) touched_flag[static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)])] = 0;
     if (st & prop_failed) {
       res.failed = true;
@@ -216,6 +184,17 @@ class Simplifier {
       ternary(t);
     }
     for (int e = 0; e < p_.num_elements() && !failed_; ++e) element(e);
+    // Global constraints stay as they are, but for those whose variables are all fixed: the root
+    // fixpoint has checked them.
+    for (std::size_t f = 0; f < p_.global.size(); ++f) {
+      const GlobalTable& g = p_.global[f];
+      for (int c = 0; c < g.size(); ++c) {
+        bool all_fixed = true;
+        for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1] && all_fixed; ++k)
+          all_fixed = fixed(g.vars[std::size_t(k)]);
+        if (!all_fixed) q_.global[f].append(g, c);
+      }
+    }
     q_.lb = p_.lb;
     q_.ub = p_.ub;
     q_.bits_at = p_.bits_at;
@@ -471,6 +450,8 @@ void compact(Compiled& cc) {
   }
   for (const int x : p.elem_index) used[static_cast<std::size_t>(x)] = 1;
   for (const int x : p.elem_result) used[static_cast<std::size_t>(x)] = 1;
+  for (const GlobalTable& g : p.global)
+    for (const int x : g.vars) used[static_cast<std::size_t>(x)] = 1;
 
   std::vector<int> canonical(static_cast<std::size_t>(n));
   std::unordered_map<std::int32_t, int> by_value;
@@ -532,6 +513,9 @@ void compact(Compiled& cc) {
   for (int& x : q.elem_result) x = map(x);
   q.elem_begin = std::move(p.elem_begin);
   q.elem_values = std::move(p.elem_values);
+  q.global = std::move(p.global);
+  for (GlobalTable& g : q.global)
+    for (std::int32_t& x : g.vars) x = map(x);
   for (StoreRefTerm& m : cc.model_vars)
     if (!m.is_constant) m.var = id[static_cast<std::size_t>(m.var)];
   if (cc.objective >= 0) cc.objective = id[static_cast<std::size_t>(cc.objective)];

@@ -313,6 +313,9 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "linearRows", std::to_string(compiled.program.num_rows()));
     stat(out, "ternaryPropagators", std::to_string(compiled.program.num_ternary()));
     stat(out, "elementPropagators", std::to_string(compiled.program.num_elements()));
+    for_each_global_family([&](auto family, int f) {
+      stat(out, family.statistic, std::to_string(compiled.program.global[std::size_t(f)].size()));
+    });
     stat(out, "mergedVariables", std::to_string(pre.merged_variables));
     if (o.ternary_rows) {
       stat(out, "ternarizedRows", std::to_string(compiled.ternarized.rows_rewritten));

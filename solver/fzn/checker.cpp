@@ -3,6 +3,7 @@
 #include "solver/int128.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -351,6 +352,56 @@ Verdict element(const Call& call) {
                  [&call, index, chosen] { return "element " + std::to_string(index) + " is " + call.show(chosen); }};
 }
 
+/// kcp_all_different_int(x): the values are pairwise different (the definition, not kcp's propagator).
+Verdict all_different(const Call& call) {
+  const std::vector<Term>& xs = call.array(0);
+  auto statement = [&call] { return "all_different(" + call.show_array(0) + ")"; };
+  std::map<std::int64_t, std::size_t> first;
+  for (std::size_t j = 0; j < xs.size(); ++j) {
+    const auto [it, fresh] = first.try_emplace(call.value(xs[j]), j);
+    if (fresh) continue;
+    const std::size_t i = it->second;
+    return Verdict{false, statement, [&call, i, j, v = it->first] {
+                     return "elements " + std::to_string(i + 1) + " and " + std::to_string(j + 1) + " are both " +
+                            std::to_string(v);
+                   }};
+  }
+  return Verdict{true, statement, {}};
+}
+
+/// kcp_cumulative(s, d, r, b): at every time t the uses r_i of the tasks with s_i <= t < s_i + d_i add
+/// up to at most b, and no duration or use is negative (cumulative's assumption). The use is highest
+/// at some task's start, so the starts are the times to check.
+Verdict cumulative(const Call& call) {
+  const std::vector<Term>& s = call.array(0);
+  const std::vector<Term>& d = call.array(1);
+  const std::vector<Term>& r = call.array(2);
+  auto statement = [&call] {
+    return "cumulative(" + call.show_array(0) + ", " + call.show_array(1) + ", " + call.show_array(2) + ", " +
+           call.str(3) + ")";
+  };
+  if (d.size() != s.size() || r.size() != s.size())
+    return Verdict{false, statement, [] { return std::string("the arrays differ in length"); }};
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (call.value(d[i]) < 0 || call.value(r[i]) < 0)
+      return Verdict{false, statement, [i] { return "task " + std::to_string(i + 1) + " has a negative duration or use"; }};
+  const Int128 cap = call.val(3);
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const Int128 t = call.value(s[k]);
+    if (call.value(d[k]) == 0) continue;
+    Int128 used = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const Int128 si = call.value(s[i]);
+      if (si <= t && t < si + Int128(call.value(d[i]))) used += call.value(r[i]);
+    }
+    if (used > cap)
+      return Verdict{false, statement, [t, used] {
+                       return "at time " + to_string(t) + " the tasks use " + to_string(used);
+                     }};
+  }
+  return Verdict{true, statement, {}};
+}
+
 /// m = min(x) or m = max(x) for (m, x); an empty array has neither, so that is false.
 CheckFn extremum(bool maximum) {
   return [maximum](const Call& call) {
@@ -452,6 +503,9 @@ std::vector<Builtin> make_table() {
   add("array_var_int_element", "iIi", element);
   add("array_int_minimum", "iI", extremum(false));
   add("array_int_maximum", "iI", extremum(true));
+  // kcp's global builtins (mznlib): checked by their definitions.
+  add("kcp_all_different_int", "I", all_different);
+  add("kcp_cumulative", "IIIi", cumulative);
   add_family(t, "set_in", "iS", membership);
 
   // flatzinc_builtins.mzn, "bool" group. bool_and/or/xor with three arguments are already reified

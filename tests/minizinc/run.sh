@@ -25,5 +25,12 @@ out=$(minizinc --solver kcp "$src/examples/backpack.mzn")
 expect backpack $'take = [0, 1, 1, 1, 0, 0];\n----------\n==========' "$out"
 out=$(minizinc --solver kcp -s -t 5000 --check "$src/examples/backpack.mzn" 2>&1)
 expect "statistics" "%%%mzn-stat: objective=51" "$out"
+# kcp's library: all_different and cumulative/disjunctive reach kcp as native global constraints.
+out=$(minizinc --solver kcp -a "$src/examples/sudoku.mzn")
+expect "sudoku (all_different)" $'5 3 4 6 7 8 9 1 2\n6 7 2 1 9 5 3 4 8' "$out"
+expect "sudoku complete" $'----------\n==========' "$out"
+out=$(minizinc --solver kcp -s "$src/examples/schedule.mzn" 2>&1)
+expect "schedule (cumulative, disjunctive)" $'makespan = 11;\n----------\n==========' "$out"
+expect "schedule's globals are native" "%%%mzn-stat: cumulativePropagators=2" "$out"
 echo "$([ $fail = 0 ] && echo "all passed" || echo "some failed")"
 exit $fail

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "domains/globals.hpp"
 #include "solver/compile.hpp"
 #include "solver/fzn/checker.hpp"
 #include "solver/fzn/parser.hpp"
@@ -97,6 +98,27 @@ bool element_holds(const Program& p, int e, const std::vector<std::int64_t>& v) 
          p.elem_values[static_cast<std::size_t>(p.elem_begin[ei] + index - 1)];
 }
 
+/// Global constraint c of family f (domains/globals.hpp: cumulative, all_different) by definition.
+bool global_holds(const Program& p, int f, int c, const std::vector<std::int64_t>& v) {
+  const GlobalTable& g = p.global[static_cast<std::size_t>(f)];
+  const auto ci = static_cast<std::size_t>(c);
+  std::vector<std::int64_t> xs, ps(g.pars.begin() + g.par_begin[ci], g.pars.begin() + g.par_begin[ci + 1]);
+  for (int k = g.var_begin[ci]; k < g.var_begin[ci + 1]; ++k) xs.push_back(v[static_cast<std::size_t>(g.vars[static_cast<std::size_t>(k)])]);
+  const std::size_t n = xs.size();
+  if (f == global_family<AllDifferent>) return std::set<std::int64_t>(xs.begin(), xs.end()).size() == n;
+  if (f == global_family<Cumulative>) {
+    for (std::size_t k = 0; k < n; ++k) {
+      std::int64_t used = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (xs[i] <= xs[k] && xs[k] < xs[i] + ps[1 + i]) used += ps[1 + n + i];
+      if (used > ps[0]) return false;
+    }
+    return true;
+  }
+  ADD_FAILURE() << "global family " << f << " has no reference evaluator here";
+  return false;
+}
+
 /// The solutions of a compiled program projected onto the model's variables, by depth-first
 /// enumeration of the store: the model's store variables first (every assignment of them), then the
 /// auxiliary ones (the first completion is enough). A propagator is evaluated as soon as its last
@@ -138,6 +160,14 @@ class Enumerator {
     for (int e = 0; e < p_.num_elements(); ++e)
       at({p_.elem_index[static_cast<std::size_t>(e)], p_.elem_result[static_cast<std::size_t>(e)]},
          p_.num_rows() + p_.num_ternary() + e);
+    int id = p_.num_rows() + p_.num_ternary() + p_.num_elements();
+    for (const GlobalTable& g : p_.global)
+      for (int c = 0; c < g.size(); ++c, ++id) {
+        int depth = -1;
+        for (int k = g.var_begin[static_cast<std::size_t>(c)]; k < g.var_begin[static_cast<std::size_t>(c) + 1]; ++k)
+          depth = std::max(depth, pos[static_cast<std::size_t>(g.vars[static_cast<std::size_t>(k)])]);
+        checks_[static_cast<std::size_t>(depth + 1)].push_back(id);
+      }
     value_.assign(static_cast<std::size_t>(n), 0);
     // The values of each root domain: its bitset's where it has one (holes), else its bounds'.
     Program copy = p_;
@@ -159,7 +189,15 @@ class Enumerator {
     if (id < p_.num_rows()) return row_holds(p_, id, value_);
     id -= p_.num_rows();
     if (id < p_.num_ternary()) return ternary_holds(p_.ternary[static_cast<std::size_t>(id)], value_);
-    return element_holds(p_, id - p_.num_ternary(), value_);
+    id -= p_.num_ternary();
+    if (id < p_.num_elements()) return element_holds(p_, id, value_);
+    id -= p_.num_elements();
+    for (int f = 0; f < num_global_families; ++f) {
+      const int size = p_.global[static_cast<std::size_t>(f)].size();
+      if (id < size) return global_holds(p_, f, id, value_);
+      id -= size;
+    }
+    return false;
   }
   bool holds_at(std::size_t level) const {
     for (int id : checks_[level])
@@ -405,6 +443,11 @@ std::map<std::string, std::vector<std::string>> cases() {
     c["bool_clause" + suffix] = {"[a], [b], r", "[a, b], [], r",  "[], [a], r",     "[a], [a], r",
                                  "[], [], r",   "[a], [b], true", "[a], [b], false"};
   c["bool2int"] = {"a, x", "a, i", "true, x", "a, 1", "a, 2", "false, 0"};
+  c["kcp_all_different_int"] = {"[x, y, z]", "[x, y, 1]", "[x, x]", "[x, 2, 2]", "[]", "[i, x, y, z]", "[x, z]"};
+  // starts, durations, uses, capacity: overlaps, zero durations and uses, a use above the capacity.
+  c["kcp_cumulative"] = {"[x, y, z], [2, 1, 3], [1, 1, 1], 1", "[x, y], [2, 2], [1, 2], 2", "[x, y, z], [1, 2, 1], [2, 1, 1], 2",
+                         "[x, x], [1, 1], [1, 1], 1",  "[x, y], [0, 3], [5, 0], 1",  "[x, y], [1, 1], [2, 1], 1",
+                         "[], [], [], 0",               "[x, 1, y], [2, 3, 1], [1, 1, 1], 1"};
   return c;
 }
 

@@ -1,0 +1,135 @@
+// Global constraint families: the one place that lists them.
+//
+// Every global family stores its constraints the same way (GlobalTable on the host, GlobalView on the
+// device: each constraint's store variables and 64-bit integer parameters in compressed-row form),
+// so the program's upload, copies, renumbering, occurrence counts, event lists, statistics and the
+// root, serial and team fixpoints handle every family through the fold below. A family is a struct
+// with its builtin name (kcp_<name> in FlatZinc), its statistic and its propagator; adding one means
+// writing that struct and its propagator, listing it in GlobalFamilies, and teaching compile and the
+// checker its builtin.
+//
+// Shape: every global family runs one constraint per vector group (TeamThreadRange over the
+// constraints, ThreadVectorRange inside, through VectorLanes), never on the lane path of the
+// ternary propagators and short rows, so their register budget is not touched by the globals'.
+// Propagator ids: after the ternary propagators, rows and elements, family 0's constraints, then
+// family 1's, and so on (DeviceProgram::global_id).
+#pragma once
+
+#include "domains/all_different.hpp"
+#include "domains/cumulative.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kcp {
+
+/// Host form of one global family: constraint c reads store variables vars[var_begin[c],
+/// var_begin[c + 1]) and has parameters pars[par_begin[c], par_begin[c + 1]).
+struct GlobalTable {
+  std::vector<std::int32_t> var_begin{0}, vars, par_begin{0};
+  std::vector<std::int64_t> pars;
+
+  int size() const { return static_cast<int>(var_begin.size()) - 1; }
+  void add(const std::vector<int>& xs, const std::vector<std::int64_t>& ps) {
+    vars.insert(vars.end(), xs.begin(), xs.end());
+    var_begin.push_back(static_cast<std::int32_t>(vars.size()));
+    pars.insert(pars.end(), ps.begin(), ps.end());
+    par_begin.push_back(static_cast<std::int32_t>(pars.size()));
+  }
+  /// Constraint c of `from` appended here.
+  void append(const GlobalTable& from, int c) {
+    const auto ci = static_cast<std::size_t>(c);
+    add(std::vector<int>(from.vars.begin() + from.var_begin[ci], from.vars.begin() + from.var_begin[ci + 1]),
+        std::vector<std::int64_t>(from.pars.begin() + from.par_begin[ci], from.pars.begin() + from.par_begin[ci + 1]));
+  }
+  std::size_t bytes() const { return (var_begin.size() + vars.size() + par_begin.size()) * 4 + pars.size() * 8; }
+  bool consistent() const {
+    return !var_begin.empty() && par_begin.size() == var_begin.size() && std::size_t(var_begin.back()) == vars.size() &&
+           std::size_t(par_begin.back()) == pars.size();
+  }
+};
+
+/// Device form of one global family (see GlobalTable).
+template <class MemorySpace>
+struct GlobalView {
+  Kokkos::View<const std::int32_t*, MemorySpace> var_begin, vars, par_begin;
+  Kokkos::View<const std::int64_t*, MemorySpace> pars;
+
+  KOKKOS_INLINE_FUNCTION int size() const {
+    return var_begin.extent(0) > 0 ? static_cast<int>(var_begin.extent(0)) - 1 : 0;
+  }
+  KOKKOS_INLINE_FUNCTION int arity(int c) const { return var_begin(c + 1) - var_begin(c); }
+  KOKKOS_INLINE_FUNCTION int var(int c, int i) const { return vars(var_begin(c) + i); }
+  KOKKOS_INLINE_FUNCTION std::int64_t par(int c, int i) const { return pars(par_begin(c) + i); }
+};
+
+/// cumulative(s, d, r, C): variables the starts; parameters C, then d_1..d_n, then r_1..r_n.
+struct Cumulative {
+  static constexpr const char* name = "cumulative";
+  static constexpr const char* statistic = "cumulativePropagators";
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_cumulative(lanes, g, c, s);
+  }
+};
+
+/// all_different(x): variables the x_i; no parameters.
+struct AllDifferent {
+  static constexpr const char* name = "all_different_int";
+  static constexpr const char* statistic = "allDifferentPropagators";
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_all_different(lanes, g, c, s);
+  }
+};
+
+template <class... Families>
+struct FamilyList {
+  static constexpr int size = sizeof...(Families);
+};
+
+/// The global families, in propagator-id order. The one list.
+using GlobalFamilies = FamilyList<Cumulative, AllDifferent>;
+constexpr int num_global_families = GlobalFamilies::size;
+
+/// The index of family F in GlobalFamilies.
+template <class F, class... Fs>
+constexpr int family_index(FamilyList<Fs...>) {
+  int i = 0, found = -1;
+  ((std::is_same_v<F, Fs> ? (found = i, ++i) : ++i), ...);
+  return found;
+}
+template <class F>
+constexpr int global_family = family_index<F>(GlobalFamilies{});
+
+namespace detail {
+template <class Lanes, class G, class Store, class... Fs>
+KOKKOS_INLINE_FUNCTION int propagate_global(FamilyList<Fs...>, const Lanes& lanes, int family, const G& g, int c,
+                                            const Store& s) {
+  int st = prop_unchanged, i = 0;
+  ((family == i++ ? (st = Fs::propagate(lanes, g, c, s), 0) : 0), ...);
+  return st;
+}
+template <class F, class... Fs>
+void for_each_family(FamilyList<Fs...>, const F& f) {
+  int i = 0;
+  (f(Fs{}, i++), ...);
+}
+}  // namespace detail
+
+/// Propagates constraint c of global family `family` (its view g) once.
+template <class Lanes, class G, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_global(const Lanes& lanes, int family, const G& g, int c, const Store& s) {
+  return detail::propagate_global(GlobalFamilies{}, lanes, family, g, c, s);
+}
+
+/// f(Family{}, index) for every global family, in order (host code: statistics, names).
+template <class F>
+void for_each_global_family(const F& f) {
+  detail::for_each_family(GlobalFamilies{}, f);
+}
+
+}  // namespace kcp

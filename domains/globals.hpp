@@ -4,9 +4,9 @@
 // device: each constraint's store variables and 64-bit integer parameters in compressed-row form),
 // so the program's upload, copies, renumbering, occurrence counts, event lists, statistics and the
 // root, serial and team fixpoints handle every family through the fold below. A family is a struct
-// with its builtin name (kcp_<name> in FlatZinc), its statistic and its propagator; adding one means
-// writing that struct and its propagator, listing it in GlobalFamilies, and teaching compile and the
-// checker its builtin.
+// with its name (for `--no-global NAME`, which makes compile lower it to a decomposition instead), its
+// statistic and its propagator; adding one means writing that struct and its propagator, listing it
+// in GlobalFamilies, and teaching compile (and, for a new builtin, the checker and mznlib) its builtin.
 //
 // Shape: every global family runs one constraint per vector group (TeamThreadRange over the
 // constraints, ThreadVectorRange inside, through VectorLanes), never on the lane path of the
@@ -17,6 +17,7 @@
 
 #include "domains/all_different.hpp"
 #include "domains/cumulative.hpp"
+#include "domains/var_element.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -66,7 +67,8 @@ struct GlobalView {
   KOKKOS_INLINE_FUNCTION std::int64_t par(int c, int i) const { return pars(par_begin(c) + i); }
 };
 
-/// cumulative(s, d, r, C): variables the starts; parameters C, then d_1..d_n, then r_1..r_n.
+/// cumulative(s, d, r, C) (builtin kcp_cumulative): variables the starts; parameters C, then
+/// d_1..d_n, then r_1..r_n.
 struct Cumulative {
   static constexpr const char* name = "cumulative";
   static constexpr const char* statistic = "cumulativePropagators";
@@ -76,13 +78,24 @@ struct Cumulative {
   }
 };
 
-/// all_different(x): variables the x_i; no parameters.
+/// all_different(x) (builtin kcp_all_different_int): variables the x_i; no parameters.
 struct AllDifferent {
-  static constexpr const char* name = "all_different_int";
+  static constexpr const char* name = "all_different";
   static constexpr const char* statistic = "allDifferentPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
     return propagate_all_different(lanes, g, c, s);
+  }
+};
+
+/// result = x[index] (builtins array_var_int_element, array_var_bool_element): variables index,
+/// result, x_1..x_n; no parameters.
+struct VarElement {
+  static constexpr const char* name = "var_element";
+  static constexpr const char* statistic = "varElementPropagators";
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_var_element(lanes, g, c, s);
   }
 };
 
@@ -92,7 +105,7 @@ struct FamilyList {
 };
 
 /// The global families, in propagator-id order. The one list.
-using GlobalFamilies = FamilyList<Cumulative, AllDifferent>;
+using GlobalFamilies = FamilyList<Cumulative, AllDifferent, VarElement>;
 constexpr int num_global_families = GlobalFamilies::size;
 
 /// The index of family F in GlobalFamilies.
@@ -130,6 +143,15 @@ KOKKOS_INLINE_FUNCTION int propagate_global(const Lanes& lanes, int family, cons
 template <class F>
 void for_each_global_family(const F& f) {
   detail::for_each_family(GlobalFamilies{}, f);
+}
+
+/// The index of the global family called `name`, or -1.
+inline int global_family_named(const std::string& name) {
+  int found = -1;
+  for_each_global_family([&](auto family, int f) {
+    if (name == family.name) found = f;
+  });
+  return found;
 }
 
 }  // namespace kcp

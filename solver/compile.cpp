@@ -15,8 +15,6 @@
 //   int_pow, int_pow_fixed                    ternary pow when the exponent is >= 0; else 1 div x^-y as
 //                                              tdiv + abs + pow, with reified rows choosing the case
 //   array_int_element, array_bool_element     element (constant array)
-//   array_var_{int,bool}_element              decomposed: e_i <-> (index = i), e_i -> (result = x_i),
-//                                              sum e_i = 1 (reified rows; a native family would be better)
 //   array_int_{minimum,maximum}               chain of ternary min / max
 //   set_in, holes in a variable's domain      bounds; holes in a domain spanning at most
 //                                              CompileOptions::bitset_span values: its bitset; else a
@@ -33,6 +31,8 @@
 //   kcp_cumulative(s, d, r, b)                global family cumulative (constant d, r, b; kcp's
 //                                              mznlib emits it for fzn_cumulative and disjunctive)
 //   kcp_all_different_int(x)                  global family all_different (mznlib: fzn_all_different_int)
+//   array_var_{int,bool}_element              global family var_element
+//   (--no-global NAME lowers a family to its decomposition: see CompileOptions::native_global)
 //   set_in with a variable set, float and set variables: not FlatZinc int/bool builtins; unsupported.
 #include "solver/compile.hpp"
 
@@ -595,6 +595,13 @@ void Compiler::var_element(const Constraint& c) {
   }
   narrow(index.var, 1, n);
   if (out_.root_failed) return;
+  if (options_.native_global[global_family<VarElement>]) {
+    std::vector<int> vars{index.var, var(scalar(c, 2), c.loc)};
+    for (const Term& t : xs) vars.push_back(var(t, c.loc));
+    program().add_global<VarElement>(vars);
+    return;
+  }
+  // The decomposition (--no-global var_element).
   const std::int64_t first = program().lb[index.var], last = program().ub[index.var];
   LinearExpr one;
   std::int64_t result_lo = bound_max, result_hi = bound_min;
@@ -734,12 +741,19 @@ void Compiler::all_different(const Constraint& c) {
     unsatisfiable();
     return;
   }
-  program().add_global<AllDifferent>(xs);
+  if (options_.native_global[global_family<AllDifferent>]) {
+    program().add_global<AllDifferent>(xs);
+    return;
+  }
+  // The decomposition (--no-global all_different): x_i != x_j.
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    for (std::size_t j = i + 1; j < xs.size(); ++j) program().add_row(LinearKind::ne, {1, -1}, {xs[i], xs[j]}, 0);
 }
 
 /// kcp_cumulative(s, d, r, b): durations, uses and the capacity are constants within the store's
 /// 32-bit range, durations and uses non-negative (cumulative's own assumption). Tasks with a zero
-/// duration or use are dropped; a task using more than the capacity makes the model unsatisfiable.
+/// duration or use are dropped; a task using more than the capacity, or a negative capacity with any
+/// task at all (MiniZinc's definition asks b >= 0 then), makes the model unsatisfiable.
 void Compiler::cumulative(const Constraint& c) {
   const auto& s = array(c, 0);
   const auto& d = array(c, 1);
@@ -757,6 +771,10 @@ void Compiler::cumulative(const Constraint& c) {
     return v.value;
   };
   const std::int64_t cap = constant_arg(scalar(c, 3), "the capacity");
+  if (cap < 0 && !s.empty()) {  // MiniZinc's definition: b >= 0 whenever there is a task
+    unsatisfiable();
+    return;
+  }
   std::vector<int> starts;
   std::vector<std::int64_t> dur, use;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -771,10 +789,30 @@ void Compiler::cumulative(const Constraint& c) {
     use.push_back(ri);
   }
   if (starts.empty()) return;
-  std::vector<std::int64_t> pars{cap};
-  pars.insert(pars.end(), dur.begin(), dur.end());
-  pars.insert(pars.end(), use.begin(), use.end());
-  program().add_global<Cumulative>(starts, pars);
+  if (options_.native_global[global_family<Cumulative>]) {
+    std::vector<std::int64_t> pars{cap};
+    pars.insert(pars.end(), dur.begin(), dur.end());
+    pars.insert(pars.end(), use.begin(), use.end());
+    program().add_global<Cumulative>(starts, pars);
+    return;
+  }
+  // The decomposition (--no-global cumulative), MiniZinc's task form: when task j starts, the tasks
+  // running (s_i <= s_j < s_i + d_i, task j itself included) use at most the capacity.
+  // run <-> (s_i <= s_j) /\ (s_j <= s_i + d_i - 1), through two reified rows and a third.
+  for (std::size_t j = 0; j < starts.size(); ++j) {
+    std::vector<std::int32_t> coef{static_cast<std::int32_t>(use[j])};
+    std::vector<int> vars{constant(1, c.loc)};
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      if (i == j) continue;
+      const int after = new_bool(), before = new_bool(), run = new_bool();
+      program().add_row(LinearKind::le, {1, -1}, {starts[i], starts[j]}, 0, after, Reification::equivalent);
+      program().add_row(LinearKind::le, {1, -1}, {starts[j], starts[i]}, dur[i] - 1, before, Reification::equivalent);
+      program().add_row(LinearKind::le, {-1, -1}, {after, before}, -2, run, Reification::equivalent);
+      coef.push_back(static_cast<std::int32_t>(use[i]));
+      vars.push_back(run);
+    }
+    program().add_row(LinearKind::le, coef, vars, cap);
+  }
 }
 
 using CompileFn = void (*)(Compiler&, const Constraint&);

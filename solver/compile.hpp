@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct StoreRefTerm {
   int var = -1;
 };
 
+/// Every global family native (CompileOptions::native_global's default).
+inline std::array<bool, num_global_families> all_native_globals() {
+  std::array<bool, num_global_families> a{};
+  a.fill(true);
+  return a;
+}
+
 struct CompileOptions {
   /// Equality merging, root propagation (constant folding) and removal of entailed propagators, to a
   /// fixpoint. Off: every constraint is compiled as its registry entry says, nothing more.
@@ -39,6 +47,11 @@ struct CompileOptions {
   /// them (domains/store.hpp); wider ones, or all with 0, get the gap encoding (compile.cpp,
   /// exclude_holes). Search gives the other small domains theirs (SearchOptions::bitset_span).
   std::int64_t bitset_span = default_bitset_span;
+  /// Per global family (domains/globals.hpp, GlobalFamilies' order): false lowers its constraints to
+  /// a decomposition instead (all_different: x_i != x_j rows; cumulative: MiniZinc's task
+  /// decomposition in reified rows; var_element: e_i <-> index = i, e_i -> result = x_i, sum e_i = 1),
+  /// for measurement (`--no-global NAME`).
+  std::array<bool, num_global_families> native_global = all_native_globals();
 };
 
 /// The size of a program, per family.

@@ -52,6 +52,7 @@ struct Options {
   bool sort_propagators = true;
   bool local_fixpoint = false;
   bool reconverge = true;
+  std::vector<std::string> no_global;  ///< global families compiled as decompositions (--no-global)
   bool ternary_rows = false;
   std::string verify;
   int lane_row_terms = default_lane_row_terms;
@@ -111,6 +112,15 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
+  {
+    std::vector<std::string> names;
+    for_each_global_family([&](auto family, int) { names.push_back(family.name); });
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    app.add_option("--no-global", o.no_global,
+                   "Compile this global family as a decomposition instead (repeatable; one of " + list + ")")
+        ->check(CLI::IsMember(names));
+  }
   app.add_option("--max-fixpoint-iterations", o.max_fixpoint_iterations,
                  "Per node; a node still changing after that many is branched on (0: no limit)")
       ->check(CLI::NonNegativeNumber);
@@ -209,6 +219,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
   co.bitset_span = bitset_span;
+  for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
   const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

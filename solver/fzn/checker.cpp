@@ -370,8 +370,9 @@ Verdict all_different(const Call& call) {
 }
 
 /// kcp_cumulative(s, d, r, b): at every time t the uses r_i of the tasks with s_i <= t < s_i + d_i add
-/// up to at most b, and no duration or use is negative (cumulative's assumption). The use is highest
-/// at some task's start, so the starts are the times to check.
+/// up to at most b, no duration or use is negative (cumulative's assumption), and b >= 0 unless there
+/// is no task (MiniZinc's fzn_cumulative). The use is highest at some task's start, so the starts are
+/// the times to check.
 Verdict cumulative(const Call& call) {
   const std::vector<Term>& s = call.array(0);
   const std::vector<Term>& d = call.array(1);
@@ -386,6 +387,9 @@ Verdict cumulative(const Call& call) {
     if (call.value(d[i]) < 0 || call.value(r[i]) < 0)
       return Verdict{false, statement, [i] { return "task " + std::to_string(i + 1) + " has a negative duration or use"; }};
   const Int128 cap = call.val(3);
+  // MiniZinc's definition: with any task at all, b >= 0 (also where no task uses anything).
+  if (cap < 0 && !s.empty())
+    return Verdict{false, statement, [] { return std::string("the capacity is negative"); }};
   for (std::size_t k = 0; k < s.size(); ++k) {
     const Int128 t = call.value(s[k]);
     if (call.value(d[k]) == 0) continue;

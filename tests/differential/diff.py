@@ -3,8 +3,10 @@
 builtin, solved by kcp and by fzn-gecode; the solution sets (satisfaction, -a) or the optima
 (optimisation) must agree, and kcp's --check must accept every solution it prints.
 
-usage: diff.py --kcp BIN [--models N] [--seed S] [--holes] [--gecode fzn-gecode] [--keep DIR] [--log CSV] [-- kcp args]
-       diff.py --emit DIR [--models N] [--seed S] [--holes] (models + Gecode's outputs, for a machine without Gecode)
+usage: diff.py --kcp BIN [--models N] [--seed S] [--holes | --globals] [--gecode fzn-gecode] [--keep DIR] [--log CSV]
+               [-- kcp args]
+       diff.py --emit DIR [--models N] [--seed S] [--holes | --globals] (models + Gecode's outputs, for a machine
+               without Gecode)
        diff.py --kcp BIN --replay DIR [--jobs N] [--batch KCP_BATCH] [--start K] [--deadline S] [--log CSV] [-- kcp args]
                (--batch: the models run through tests/differential/kcp_batch, N processes, Kokkos started once
                 each: how the CUDA differential runs; --start skips the first K models, --deadline starts
@@ -12,6 +14,14 @@ usage: diff.py --kcp BIN [--models N] [--seed S] [--holes] [--gecode fzn-gecode]
 
 --holes draws every model from HoleModel (domains with holes, `!=`, search annotations) instead of the
 mixed generator over every builtin; the models of a seed without --holes are the same as before it.
+
+--globals draws every model from GlobalModel: kcp's native globals (kcp_all_different_int, kcp_cumulative,
+declared by `predicate` items as MiniZinc writes them) among a few ordinary constraints, half the models
+optimising. fzn-gecode does not know the kcp_ builtins: Gecode solves the same model with each global
+decomposed into standard builtins (int_ne pairs; reified time-indexed bools and bool_lin_le), its fresh
+bools not output, while kcp, its checker and the arbitration below read kcp's form. --emit writes kcp's
+form as the model and Gecode's output of the decomposed form, so --replay needs nothing new; a model
+kept by --globals has its decomposed form beside it (.gecode.fzn).
 
 Exit status 0 when every model agrees; a disagreeing model is written to --keep (default: a temp
 folder, printed) with both outputs, so it can be replayed by hand.
@@ -276,6 +286,170 @@ class HoleModel(Model):
         return ':: ' + search + ' '
 
 
+class GlobalModel(HoleModel):
+    """--globals: kcp's native global constraints, kcp_all_different_int and kcp_cumulative (what kcp's
+    mznlib emits for all_different, cumulative and disjunctive), against Gecode on a decomposition of
+    them into standard builtins. Three to six int variables over -1..6, a quarter of them with holes,
+    the product of the domain sizes within 3,000; one to three globals: all_different over 2 to 5
+    variables, now and then with a constant or two among them (two equal constants, or a variable listed
+    twice, make the model unsatisfiable), and cumulative over 1 to 4 tasks, a start a variable (the same
+    one for two tasks at times) or now and then a constant, durations 0..3, uses 0..3, capacity 0..4 (the
+    uses mostly within the capacity and above 0, so that overlaps, not one task, overflow it); then zero
+    to three ordinary constraints (int_ne with a value, int_lin_ne and reified equalities of HoleModel,
+    int_le/int_lt/int_ne of two variables or one and a value, int_lin_le met by a point of the domains,
+    int_plus). Half the models carry a search annotation over the int variables. kcp is given the
+    globals (the model, text()); Gecode the same model with each global decomposed (gecode_text()):
+    all_different into int_ne of each pair; cumulative into a fresh bool b per task i of positive
+    duration and use and time t it may cover, b <-> s_i <= t /\\ s_i >= t - d_i + 1 (int_le_reif twice,
+    array_bool_and), and bool_lin_le(uses, bools, capacity) at each time t of [min lb(s_i), max ub(s_i) +
+    d_i) (a capacity below 0 with some task using something: unsatisfiable). The fresh bools carry no
+    output_var, so both solvers print the model's variables only and the solution sets compare as they
+    are. --only does not apply."""
+
+    MAX_PRODUCT = 3000
+    ORDINARY = ['int_le', 'int_lt', 'int_ne', 'int_lin_le', 'int_lin_le', 'int_plus']
+    PREDICATES = ['predicate kcp_all_different_int(array [int] of var int: x);',
+                  'predicate kcp_cumulative(array [int] of var int: s,array [int] of int: d,array [int] of int: r,'
+                  'int: b);']
+
+    def __init__(self, rng, builtins):
+        self.rng, r = rng, rng
+        self.ints = [f'x{i}' for i in range(r.randint(3, 6))]
+        self.bools = []  # the int makers below take true/false where they would take a bool
+        self.lines, self.nonneg, self.dom = [], set(), {}
+        product = 1
+        for x in self.ints:
+            if r.random() < 0.25:  # holes
+                vals = sorted(r.sample(range(-1, 7), r.randint(2, 5)))
+            else:
+                lo = r.randint(-1, 4)
+                vals = list(range(lo, r.randint(lo + 1, 6) + 1))
+            while len(vals) > 1 and product * len(vals) > self.MAX_PRODUCT:
+                vals.pop(r.randrange(len(vals)))
+            product *= len(vals)
+            self.dom[x] = vals
+            if vals == list(range(vals[0], vals[-1] + 1)):
+                self.lines.append(f'var {vals[0]}..{vals[-1]}: {x} :: output_var;')
+            else:
+                self.lines.append(f'var {{{",".join(map(str, vals))}}}: {x} :: output_var;')
+        # The constraints in order: strings (the same for both solvers) and globals, ('alldiff', xs) or
+        # ('cumulative', starts, durations, uses, capacity).
+        self.items = []
+        for _ in range(r.randint(1, 3)):
+            self.items.append(self.all_different() if r.random() < 0.5 else self.cumulative())
+        makers = [self.ne_const, self.lin_ne, self.reif, self.ordinary, self.ordinary]
+        for _ in range(r.randint(0, 3)):
+            self.items += r.choice(makers)()
+        r.shuffle(self.items)
+        self.ann = ''
+        if r.random() < 0.5:
+            xs = r.sample(self.ints, r.randint(1, len(self.ints)) if r.random() < 0.4 else len(self.ints))
+            self.ann = (f':: int_search([{",".join(xs)}], {r.choice(self.VAR_CHOICES)}, '
+                        f'{r.choice(self.VALUE_CHOICES)}, complete) ')
+
+    def all_different(self):
+        r = self.rng
+        xs = r.sample(self.ints, r.randint(2, min(5, len(self.ints))))
+        for _ in range(r.choice([0, 0, 0, 1, 1, 2])):  # constants among them
+            xs.insert(r.randint(0, len(xs)), str(r.randint(-1, 6)))
+        if r.random() < 0.05:  # a variable twice: unsatisfiable
+            xs.insert(r.randint(0, len(xs)), r.choice([x for x in xs if x in self.dom] or self.ints))
+        return ('alldiff', xs)
+
+    def cumulative(self):
+        r = self.rng
+        n = r.choice([1, 2, 2, 3, 3, 4, 4])
+        starts = [r.choice(self.ints) if r.random() < 0.85 else str(r.randint(-1, 6)) for _ in range(n)]
+        cap = 0 if r.random() < 0.03 else r.choice([1, 1, 2, 2, 3, 4])
+        # Uses within the capacity and above 0 mostly (a task using more than it makes the model unsatisfiable
+        # at once), so that two tasks at once overflow it now and then.
+        uses = [r.randint(0, 3) if r.random() < 0.06 else r.randint(1, max(1, min(3, cap))) for _ in range(n)]
+        return ('cumulative', starts, [r.randint(0, 3) for _ in range(n)], uses, cap)
+
+    def bounds_of(self, t):
+        return (self.dom[t][0], self.dom[t][-1]) if t in self.dom else (int(t), int(t))
+
+    def ordinary(self):
+        """int_le, int_lt, int_ne between two variables or a variable and a value near its domain, int_lin_le
+        that a point of the domains meets (HoleModel.linear), int_plus."""
+        r = self.rng
+        name = r.choice(self.ORDINARY)
+        if name == 'int_lin_le':
+            return [f'constraint int_lin_le({self.linear(r.randint(1, 3))});']
+        if name == 'int_plus':
+            return [f'constraint int_plus({self.args("iii")});']
+        x = r.choice(self.ints)
+        pair = [x, r.choice([v for v in self.ints if v != x]) if r.random() < 0.7 else str(self.value(x))]
+        r.shuffle(pair)
+        return [f'constraint {name}({pair[0]},{pair[1]});']
+
+    def global_text(self, g):
+        if g[0] == 'alldiff':
+            return [f'constraint kcp_all_different_int([{",".join(g[1])}]);']
+        _, s, d, u, b = g
+        return [f'constraint kcp_cumulative([{",".join(s)}],[{",".join(map(str, d))}],[{",".join(map(str, u))}],{b});']
+
+    def decomposition(self, g, j):
+        """(fresh bool declarations, constraints) of global g, the j-th of the model, for Gecode."""
+        if g[0] == 'alldiff':
+            xs = g[1]
+            return [], [f'constraint int_ne({a},{b});' for n, a in enumerate(xs) for b in xs[n + 1:]]
+        _, s, d, u, b = g
+        tasks = [i for i in range(len(s)) if d[i] > 0 and u[i] > 0]
+        if not tasks:
+            return [], []
+        if b < 0:
+            return [], ['constraint int_le(1,0);']
+        decls, cons = [], []
+        lo = min(self.bounds_of(s[i])[0] for i in tasks)
+        hi = max(self.bounds_of(s[i])[1] + d[i] for i in tasks)
+        for t in range(lo, hi):
+            coefs, bools = [], []
+            for i in tasks:
+                slo, shi = self.bounds_of(s[i])
+                if not slo <= t <= shi + d[i] - 1:
+                    continue  # task i cannot cover t
+                if s[i] not in self.dom:  # a constant start
+                    if int(s[i]) <= t <= int(s[i]) + d[i] - 1:
+                        coefs.append(u[i])
+                        bools.append('true')
+                    continue
+                name = f'g{j}_{i}_t{t}' if t >= 0 else f'g{j}_{i}_tm{-t}'
+                decls += [f'var bool: {name}_p;', f'var bool: {name}_q;', f'var bool: {name};']
+                cons += [f'constraint int_le_reif({s[i]},{t},{name}_p);',
+                         f'constraint int_le_reif({t - d[i] + 1},{s[i]},{name}_q);',
+                         f'constraint array_bool_and([{name}_p,{name}_q],{name});']
+                coefs.append(u[i])
+                bools.append(name)
+            if bools:
+                cons.append(f'constraint bool_lin_le([{",".join(map(str, coefs))}],[{",".join(bools)}],{b});')
+        return decls, cons
+
+    def text(self, objective):
+        """kcp's form: the globals as kcp_ builtins, declared first."""
+        solve = f'solve {self.ann}satisfy;'
+        if objective:
+            solve = f'solve {self.ann}{self.rng.choice(["minimize", "maximize"])} {self.rng.choice(self.ints)};'
+        self.solve = solve
+        cons = [line for item in self.items for line in (self.global_text(item) if isinstance(item, tuple) else [item])]
+        bounds = [f'constraint int_le(0,{x});' for x in sorted(self.nonneg)]
+        return '\n'.join(self.PREDICATES + self.lines + cons + bounds + [solve]) + '\n'
+
+    def gecode_text(self):
+        """Gecode's form of the model of the last text(): the same variables, other constraints and solve
+        item, the globals decomposed (their fresh bools declared after the model's variables)."""
+        decls, cons = [], []
+        for j, item in enumerate(self.items):
+            if isinstance(item, tuple):
+                dd, cc = self.decomposition(item, j)
+                decls += dd
+                cons += cc
+            else:
+                cons.append(item)
+        bounds = [f'constraint int_le(0,{x});' for x in sorted(self.nonneg)]
+        return '\n'.join(self.lines + decls + cons + bounds + [self.solve]) + '\n'
+
+
 def solution_list(out):
     sols, cur = [], []
     for line in out.splitlines():
@@ -404,6 +578,8 @@ def main():
     ap.add_argument('--only', nargs='*', default=[], help='builtins to draw from (default: all)')
     ap.add_argument('--holes', action='store_true', help='models with holes in their domains, heavy in !=, half '
                     'of them annotated (HoleModel; --only then limits its occasional general builtin)')
+    ap.add_argument('--globals', action='store_true', help='models with kcp\'s global constraints '
+                    '(kcp_all_different_int, kcp_cumulative), Gecode given them decomposed (GlobalModel)')
     ap.add_argument('--emit', default='', help='write the models and Gecode\'s outputs to DIR and stop (for '
                     'a machine without Gecode, e.g. the GPU one)')
     ap.add_argument('--replay', default='', help='judge kcp on the models and Gecode outputs of an --emit DIR')
@@ -418,7 +594,9 @@ def main():
     extra = [a for a in args.extra if a != '--']
     if not args.emit and not args.kcp:
         ap.error('--kcp is required unless --emit')
-    generator = 'holes' if args.holes else 'mixed'
+    if args.holes and args.globals:
+        ap.error('--holes and --globals are two generators: pick one')
+    generator = 'holes' if args.holes else 'globals' if args.globals else 'mixed'
     if args.replay and os.path.exists(os.path.join(args.replay, 'generator.txt')):
         generator = open(os.path.join(args.replay, 'generator.txt')).read().strip()
     log_fields = ['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args', 'generator']
@@ -432,11 +610,13 @@ def main():
     start = time.time()
     seed, models = args.seed, args.models
     with tempfile.TemporaryDirectory() as tmp:
-        def record(k, verdict, message, text, kp, gecode_out):
+        def record(k, verdict, message, text, kp, gecode_out, gecode_text=None):
             counts[verdict] += 1
             if verdict in ('fail', 'gecode_wrong'):
                 base = os.path.join(keep, f'seed{seed}-model{k}')
                 open(base + '.fzn', 'w').write(text)
+                if gecode_text is not None and gecode_text != text:  # --globals: the form Gecode solved
+                    open(base + '.gecode.fzn', 'w').write(gecode_text)
                 open(base + '.kcp.txt', 'w').write(kp.stdout + kp.stderr)
                 open(base + '.gecode.txt', 'w').write(gecode_out)
                 label = 'DISAGREE' if verdict == 'fail' else 'GECODE WRONG'
@@ -475,19 +655,26 @@ def main():
                 index = csv.writer(open(os.path.join(args.emit, 'index.csv'), 'w', newline=''))
                 index.writerow(['model', 'optimise', 'gecode_rc'])
             for k in range(args.models):
-                optimise = rng.random() < 0.3
-                text = (HoleModel if args.holes else Model)(rng, builtins).text(optimise)
+                optimise = rng.random() < (0.5 if args.globals else 0.3)  # --globals: half, the others 30%
+                model = (GlobalModel if args.globals else HoleModel if args.holes else Model)(rng, builtins)
+                text = model.text(optimise)
                 path = os.path.join(args.emit or tmp, f'm{k}.fzn')
                 open(path, 'w').write(text)
-                gp = subprocess.run([args.gecode] + (['-a'] if not optimise else []) + [path], capture_output=True,
-                                    text=True, timeout=60)
+                # Gecode solves the same text, or with --globals the model's globals decomposed (judge()'s
+                # checker still reads Gecode's solutions against kcp's form, path).
+                gecode_text, gecode_path = text, path
+                if args.globals:
+                    gecode_text, gecode_path = model.gecode_text(), os.path.join(tmp, f'm{k}.gecode.fzn')
+                    open(gecode_path, 'w').write(gecode_text)
+                gp = subprocess.run([args.gecode] + (['-a'] if not optimise else []) + [gecode_path],
+                                    capture_output=True, text=True, timeout=60)
                 if args.emit:
                     open(os.path.join(args.emit, f'm{k}.gecode.txt'), 'w').write(gp.stdout)
                     index.writerow([k, int(optimise), gp.returncode])
                     continue
                 kp = run_kcp(args.kcp, path, optimise, extra)
                 verdict, message = judge(args.kcp, path, text, optimise, kp, gp.stdout, gp.returncode, tmp)
-                record(k, verdict, message, text, kp, gp.stdout)
+                record(k, verdict, message, text, kp, gp.stdout, gecode_text)
             if args.emit:
                 print(f'{args.models} models and Gecode\'s outputs in {args.emit}')
                 return

@@ -1,4 +1,4 @@
-// The global families (domains/globals.hpp), brute force over small domains (Gecode's test style):
+// The global families (domains/globals.hpp: cumulative, all_different, var_element), brute force over small domains (Gecode's test style):
 // each constraint is stated once here by its definition, every small instance's solutions are
 // listed, and the serial fixpoint must keep every solution, fail exactly when the promise says, and
 // reach the consistency the family's header claims. Then random networks of every family with
@@ -147,6 +147,28 @@ TEST(CumulativeBruteForce, NoSolutionIsLostAndFixedSchedulesAreDecidedExactly) {
   EXPECT_GT(narrowed, 300);
 }
 
+TEST(VarElementBruteForce, BoundsConsistentAtTheFixpointAndFailsExactlyWithoutSolutions) {
+  // result = x[index] over bounds-only domains: every bound left (index, result, each x_j) takes part
+  // in a solution, and a failure exactly when there is none.
+  int failed = 0, narrowed = 0;
+  for (int seed = 0; seed < 3000; ++seed) {
+    std::mt19937 rng(seed);
+    const int n = 1 + seed % 3;
+    Program p = random_box(rng, n + 2, -1, 4);  // x0 the index, x1 the result, then the array
+    p.add_global<VarElement>(first_vars(n + 2));
+    const auto out = test::serial_fixpoint_on(p);
+    const auto sols = test::solutions_in(p.lb, p.ub, [n](const Assignment& a) {
+      return a[0] >= 1 && a[0] <= n && a[1] == a[static_cast<std::size_t>(1 + a[0])];
+    });
+    ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, test::Promise::bounds))
+        << "seed " << seed << ": " << test::show_domains(p.lb, p.ub);
+    failed += out.failed;
+    narrowed += out.narrowed(p);
+  }
+  EXPECT_GT(failed, 100);
+  EXPECT_GT(narrowed, 500);
+}
+
 /// Two tasks under one cumulative: starts in [lo0, hi0] and [lo1, hi1], durations d, uses r.
 test::FixpointOutcome two_tasks(std::int64_t cap, std::array<int, 4> starts, std::array<std::int64_t, 2> d,
                                 std::array<std::int64_t, 2> r) {
@@ -195,6 +217,13 @@ Program random_network_with_globals(std::mt19937& rng, int seed, bool holes) {
     for (std::size_t i = 0; i < starts.size(); ++i) pars.push_back(small(rng));
     for (std::size_t i = 0; i < starts.size(); ++i) pars.push_back(std::min<std::int64_t>(small(rng), cap));
     p.add_global<Cumulative>(starts, pars);
+  }
+  if (seed % 3 != 0) {
+    // result = x[index] over an index and a result of their own and some of the network's variables.
+    const int index = p.add_var(0, 3 + seed % 3), result = p.add_var(-6, 6);
+    std::vector<int> vars{index, result};
+    for (int k = 0; k < 2 + seed % 3; ++k) vars.push_back(var(rng));
+    p.add_global<VarElement>(vars);
   }
   if (holes) p.give_bitsets(64);
   return p;

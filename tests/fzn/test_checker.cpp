@@ -247,6 +247,8 @@ const std::vector<Case>& cases() {
       {"kcp_cumulative", {vs({0, 2}), ks({2, 3}), ks({1, 2}), v(2)}, true},
       {"kcp_cumulative", {vs({0, 0}), ks({0, 3}), ks({5, 2}), v(2)}, true},
       {"kcp_cumulative", {vs({0, 1}), ks({-1, 3}), ks({1, 2}), v(9)}, false},
+      {"kcp_cumulative", {vs({0}), ks({2}), ks({0}), v(-1)}, false},  // b >= 0 with any task
+      {"kcp_cumulative", {vs({}), ks({}), ks({}), v(-1)}, true},
       {"set_in", {v(5), set({{1, 3}, {5, 5}})}, true},
       {"set_in", {v(1), set({{1, 3}, {5, 5}})}, true},
       {"set_in", {v(4), set({{1, 3}, {5, 5}})}, false},

@@ -106,6 +106,7 @@ bool global_holds(const Program& p, int f, int c, const std::vector<std::int64_t
   for (int k = g.var_begin[ci]; k < g.var_begin[ci + 1]; ++k) xs.push_back(v[static_cast<std::size_t>(g.vars[static_cast<std::size_t>(k)])]);
   const std::size_t n = xs.size();
   if (f == global_family<AllDifferent>) return std::set<std::int64_t>(xs.begin(), xs.end()).size() == n;
+  if (f == global_family<VarElement>) return xs[0] >= 1 && xs[0] <= std::int64_t(n) - 2 && xs[1] == xs[static_cast<std::size_t>(1 + xs[0])];
   if (f == global_family<Cumulative>) {
     for (std::size_t k = 0; k < n; ++k) {
       std::int64_t used = 0;
@@ -306,12 +307,14 @@ std::string names(const fzn::Model& m) {
 ::testing::AssertionResult same_solutions(const std::string& text, int* solutions = nullptr, int* space = nullptr) {
   const fzn::Model m = fzn::parse_string(text, "t.fzn");
   const Solutions expected = checker_solutions(m);
-  // Without preprocessing, with it, and with it and the rows in ternary form.
-  for (const int variant : {0, 1, 2}) {
+  // Without preprocessing, with it, with it and the rows in ternary form, and with every global
+  // family lowered to its decomposition (--no-global).
+  for (const int variant : {0, 1, 2, 3}) {
     const bool pre = variant > 0;
     CompileOptions options;
     options.preprocess = pre;
     options.ternary_rows = variant == 2;
+    if (variant == 3) options.native_global.fill(false);
     const Compiled c = compile(m, options);
     Solutions got;
     if (auto r = program_solutions(c, got); !r) return r << "\n" << text;
@@ -322,7 +325,8 @@ std::string names(const fzn::Model& m) {
       std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
                           std::inserter(extra, extra.begin()));
       return ::testing::AssertionFailure()
-             << "preprocess=" << pre << " ternary_rows=" << options.ternary_rows << ": the compiled program " << (missing.empty() ? "" : "misses") << show(missing)
+             << "preprocess=" << pre << " ternary_rows=" << options.ternary_rows
+             << " decomposed=" << (variant == 3) << ": the compiled program " << (missing.empty() ? "" : "misses") << show(missing)
              << (extra.empty() ? "" : " and wrongly accepts") << show(extra) << " over (" << names(m) << ")\n"
              << text;
     }
@@ -447,7 +451,8 @@ std::map<std::string, std::vector<std::string>> cases() {
   // starts, durations, uses, capacity: overlaps, zero durations and uses, a use above the capacity.
   c["kcp_cumulative"] = {"[x, y, z], [2, 1, 3], [1, 1, 1], 1", "[x, y], [2, 2], [1, 2], 2", "[x, y, z], [1, 2, 1], [2, 1, 1], 2",
                          "[x, x], [1, 1], [1, 1], 1",  "[x, y], [0, 3], [5, 0], 1",  "[x, y], [1, 1], [2, 1], 1",
-                         "[], [], [], 0",               "[x, 1, y], [2, 3, 1], [1, 1, 1], 1"};
+                         "[], [], [], 0",               "[x, 1, y], [2, 3, 1], [1, 1, 1], 1",
+                         "[x], [2], [0], -1",           "[], [], [], -1"};
   return c;
 }
 

@@ -17,6 +17,7 @@
 
 #include "domains/all_different.hpp"
 #include "domains/cumulative.hpp"
+#include "domains/table.hpp"
 #include "domains/var_element.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -65,12 +66,16 @@ struct GlobalView {
   KOKKOS_INLINE_FUNCTION int arity(int c) const { return var_begin(c + 1) - var_begin(c); }
   KOKKOS_INLINE_FUNCTION int var(int c, int i) const { return vars(var_begin(c) + i); }
   KOKKOS_INLINE_FUNCTION std::int64_t par(int c, int i) const { return pars(par_begin(c) + i); }
+  KOKKOS_INLINE_FUNCTION int num_pars(int c) const { return par_begin(c + 1) - par_begin(c); }
 };
 
 /// cumulative(s, d, r, C) (builtin kcp_cumulative): variables the starts; parameters C, then
 /// d_1..d_n, then r_1..r_n.
 struct Cumulative {
   static constexpr const char* name = "cumulative";
+  /// Native by default on host backends / on GPUs (else compiled as a decomposition unless --global
+  /// NAME asks): set from measurements (perf/NOTES.md entry 17).
+  static constexpr bool native_on_host = true, native_on_gpu = true;
   static constexpr const char* statistic = "cumulativePropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -81,6 +86,10 @@ struct Cumulative {
 /// all_different(x) (builtin kcp_all_different_int): variables the x_i; no parameters.
 struct AllDifferent {
   static constexpr const char* name = "all_different";
+  /// On the host, x_i != x_j rows wake only the variables' own rows and run 1.4-4x more nodes/s on
+  /// the dev set's all_different models with no worse objective; on an H100 the native one runs up
+  /// to 6.4x more (perf/NOTES.md entry 17).
+  static constexpr bool native_on_host = false, native_on_gpu = true;
   static constexpr const char* statistic = "allDifferentPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -92,10 +101,23 @@ struct AllDifferent {
 /// result, x_1..x_n; no parameters.
 struct VarElement {
   static constexpr const char* name = "var_element";
+  static constexpr bool native_on_host = true, native_on_gpu = true;
   static constexpr const char* statistic = "varElementPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
     return propagate_var_element(lanes, g, c, s);
+  }
+};
+
+/// table(x, T) (builtins kcp_table_int, kcp_table_bool; kcp's mznlib also builds regular from it):
+/// variables x_1..x_k; parameters the rows of T, row-major.
+struct Table {
+  static constexpr const char* name = "table";
+  static constexpr const char* statistic = "tablePropagators";
+  static constexpr bool native_on_host = true, native_on_gpu = true;
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_table(lanes, g, c, s);
   }
 };
 
@@ -105,7 +127,7 @@ struct FamilyList {
 };
 
 /// The global families, in propagator-id order. The one list.
-using GlobalFamilies = FamilyList<Cumulative, AllDifferent, VarElement>;
+using GlobalFamilies = FamilyList<Cumulative, AllDifferent, VarElement, Table>;
 constexpr int num_global_families = GlobalFamilies::size;
 
 /// The index of family F in GlobalFamilies.

@@ -32,6 +32,7 @@
 //                                              mznlib emits it for fzn_cumulative and disjunctive)
 //   kcp_all_different_int(x)                  global family all_different (mznlib: fzn_all_different_int)
 //   array_var_{int,bool}_element              global family var_element
+//   kcp_table_int, kcp_table_bool(x, t)       global family table (mznlib: fzn_table_*, fzn_regular)
 //   (--no-global NAME lowers a family to its decomposition: see CompileOptions::native_global)
 //   set_in with a variable set, float and set variables: not FlatZinc int/bool builtins; unsupported.
 #include "solver/compile.hpp"
@@ -334,6 +335,7 @@ class Compiler {
 
   void all_different(const Constraint& c);
   void cumulative(const Constraint& c);
+  void table(const Constraint& c);
 
   // --- sets ----------------------------------------------------------------------------------------
 
@@ -815,6 +817,51 @@ void Compiler::cumulative(const Constraint& c) {
   }
 }
 
+/// kcp_table_int / kcp_table_bool(x, t): x equals one of the rows of t (length a multiple of x's).
+/// Rows with a value outside the store's range cannot match and are dropped; no row left makes the
+/// model unsatisfiable. Decomposed (--no-global table): a row index i in 1..m and, per column j,
+/// element(i, column j, x_j) (MiniZinc's own decomposition).
+void Compiler::table(const Constraint& c) {
+  const auto& xs = array(c, 0);
+  const auto& t = array(c, 1);
+  const std::size_t k = xs.size();
+  if (k == 0) {
+    if (t.empty()) return;  // the empty tuple, if the table has it
+    fail(c.loc, c.name + ": a table of " + std::to_string(t.size()) + " cells for no variable");
+  }
+  if (t.size() % k != 0)
+    fail(c.loc, c.name + ": the table has " + std::to_string(t.size()) + " cells, not a multiple of the " +
+                    std::to_string(k) + " variables");
+  std::vector<int> vars;
+  for (const Term& x : xs) vars.push_back(var(x, c.loc));
+  std::vector<std::int64_t> rows;
+  for (std::size_t r = 0; r < t.size() / k; ++r) {
+    bool in_range = true;
+    for (std::size_t i = 0; i < k; ++i) {
+      const StoreRefTerm v = ref(t[r * k + i]);
+      if (!v.is_constant) fail(c.loc, c.name + ": the table must be constant");
+      in_range = in_range && v.value >= bound_min && v.value <= bound_max;
+    }
+    if (!in_range) continue;
+    for (std::size_t i = 0; i < k; ++i) rows.push_back(ref(t[r * k + i]).value);
+  }
+  const auto m = static_cast<std::int64_t>(rows.size() / k);
+  if (m == 0) {
+    unsatisfiable();
+    return;
+  }
+  if (options_.native_global[global_family<Table>]) {
+    program().add_global<Table>(vars, rows);
+    return;
+  }
+  const int index = new_var(1, m);
+  for (std::size_t i = 0; i < k; ++i) {
+    std::vector<std::int32_t> column;
+    for (std::int64_t r = 0; r < m; ++r) column.push_back(static_cast<std::int32_t>(rows[std::size_t(r) * k + i]));
+    program().add_element(index, vars[i], column);
+  }
+}
+
 using CompileFn = void (*)(Compiler&, const Constraint&);
 
 struct Entry {
@@ -874,6 +921,8 @@ const std::unordered_map<std::string, Entry>& registry() {
       // Global families, emitted by kcp's mznlib.
       {"kcp_all_different_int", {"I", [](C cc, Con c) { cc.all_different(c); }}},
       {"kcp_cumulative", {"IIIi", [](C cc, Con c) { cc.cumulative(c); }}},
+      {"kcp_table_int", {"II", [](C cc, Con c) { cc.table(c); }}},
+      {"kcp_table_bool", {"BB", [](C cc, Con c) { cc.table(c); }}},
       // Constant sets.
       {"set_in", {"iS", [](C cc, Con c) { cc.in_set(cc.scalar(c, 0), cc.set(c, 1), c.loc); }}},
       {"set_in_reif",

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <csignal>
@@ -52,7 +53,7 @@ struct Options {
   bool sort_propagators = true;
   bool local_fixpoint = false;
   bool reconverge = true;
-  std::vector<std::string> no_global;  ///< global families compiled as decompositions (--no-global)
+  std::vector<std::string> global, no_global;  ///< global families forced native / decomposed
   bool ternary_rows = false;
   std::string verify;
   int lane_row_terms = default_lane_row_terms;
@@ -117,6 +118,10 @@ void add_options(CLI::App& app, Options& o) {
     for_each_global_family([&](auto family, int) { names.push_back(family.name); });
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    app.add_option("--global", o.global,
+                   "Propagate this global family natively, where the backend's default is its decomposition "
+                   "(repeatable; one of " + list + "; default: all_different on GPUs only, the rest everywhere)")
+        ->check(CLI::IsMember(names));
     app.add_option("--no-global", o.no_global,
                    "Compile this global family as a decomposition instead (repeatable; one of " + list + ")")
         ->check(CLI::IsMember(names));
@@ -219,6 +224,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
   co.bitset_span = bitset_span;
+  // Each global family native or decomposed: the backend's default (domains/globals.hpp), then the flags.
+  for_each_global_family([&](auto family, int f) {
+    co.native_global[std::size_t(f)] = gpu ? family.native_on_gpu : family.native_on_host;
+  });
+  for (const std::string& name : o.global) co.native_global[std::size_t(global_family_named(name))] = true;
   for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
@@ -430,6 +440,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   try {
     app.parse(argc, argv);
     o.bitset_span_given = app.count("--bitset-span") > 0;
+    for (const std::string& name : o.global)
+      if (std::find(o.no_global.begin(), o.no_global.end(), name) != o.no_global.end())
+        throw CLI::ValidationError("--global and --no-global both name " + name);
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return 0;

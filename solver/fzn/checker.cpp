@@ -406,6 +406,23 @@ Verdict cumulative(const Call& call) {
   return Verdict{true, statement, {}};
 }
 
+/// kcp_table_int / kcp_table_bool(x, t): x equals one of t's rows (t has a multiple of |x| cells).
+Verdict table(const Call& call) {
+  const std::vector<Term>& xs = call.array(0);
+  const std::vector<Term>& t = call.array(1);
+  auto statement = [&call] { return "table(" + call.show_array(0) + ", " + call.show_array(1) + ")"; };
+  const std::size_t k = xs.size();
+  if (k == 0) return Verdict{t.empty(), statement, [] { return std::string("cells for no variable"); }};
+  if (t.size() % k != 0)
+    return Verdict{false, statement, [] { return std::string("the cells do not make whole rows"); }};
+  for (std::size_t r = 0; r < t.size() / k; ++r) {
+    bool same = true;
+    for (std::size_t i = 0; i < k && same; ++i) same = call.value(t[r * k + i]) == call.value(xs[i]);
+    if (same) return Verdict{true, statement, {}};
+  }
+  return Verdict{false, statement, [] { return std::string("no row is the assignment"); }};
+}
+
 /// m = min(x) or m = max(x) for (m, x); an empty array has neither, so that is false.
 CheckFn extremum(bool maximum) {
   return [maximum](const Call& call) {
@@ -510,6 +527,8 @@ std::vector<Builtin> make_table() {
   // kcp's global builtins (mznlib): checked by their definitions.
   add("kcp_all_different_int", "I", all_different);
   add("kcp_cumulative", "IIIi", cumulative);
+  add("kcp_table_int", "II", table);
+  add("kcp_table_bool", "BB", table);
   add_family(t, "set_in", "iS", membership);
 
   // flatzinc_builtins.mzn, "bool" group. bool_and/or/xor with three arguments are already reified

@@ -1,4 +1,4 @@
-// The global families (domains/globals.hpp: cumulative, all_different, var_element), brute force over small domains (Gecode's test style):
+// The global families (domains/globals.hpp: cumulative, all_different, var_element, table), brute force over small domains (Gecode's test style):
 // each constraint is stated once here by its definition, every small instance's solutions are
 // listed, and the serial fixpoint must keep every solution, fail exactly when the promise says, and
 // reach the consistency the family's header claims. Then random networks of every family with
@@ -169,6 +169,56 @@ TEST(VarElementBruteForce, BoundsConsistentAtTheFixpointAndFailsExactlyWithoutSo
   EXPECT_GT(narrowed, 500);
 }
 
+TEST(TableBruteForce, ArcConsistentWithBitsetsAndBoundsConsistentWithout) {
+  // Random tables of 1-3 columns over [0, 4]: with bitsets every value left takes part in an alive
+  // row (a row of values all still in the domains: a solution), without them every bound does; a
+  // failure exactly when no row is alive.
+  int failed = 0, narrowed = 0, holes_cut = 0;
+  for (int seed = 0; seed < 3000; ++seed) {
+    std::mt19937 rng(seed);
+    const int k = 1 + seed % 3;
+    const bool bits = seed % 2 == 1;
+    Program p = random_box(rng, k, 0, 4);
+    if (bits) p.give_bitsets(64);
+    std::uniform_int_distribution<int> value(0, 4), rows(0, 6);
+    std::vector<std::int64_t> t;
+    std::vector<Assignment> table;
+    for (int r = rows(rng); r > 0; --r) {
+      Assignment row;
+      for (int i = 0; i < k; ++i) row.push_back(value(rng));
+      table.push_back(row);
+      t.insert(t.end(), row.begin(), row.end());
+    }
+    p.add_global<Table>(first_vars(k), t);
+    const auto out = test::serial_fixpoint_on(p);
+    const auto sols = test::solutions_in(p.lb, p.ub, [&](const Assignment& a) {
+      return std::find(table.begin(), table.end(), a) != table.end();
+    });
+    if (!bits) {
+      ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, test::Promise::bounds))
+          << "seed " << seed << ": " << test::show_domains(p.lb, p.ub);
+    } else if (out.failed) {
+      ASSERT_TRUE(sols.empty()) << "seed " << seed;
+    } else {
+      // Arc consistency: the values left are exactly those of the solutions.
+      const auto left = out.domains(p);
+      for (int i = 0; i < k; ++i) {
+        std::set<std::int64_t> supported;
+        for (const Assignment& a : sols) supported.insert(a[std::size_t(i)]);
+        const std::set<std::int64_t> kept(left[std::size_t(i)].begin(), left[std::size_t(i)].end());
+        ASSERT_EQ(kept, supported) << "seed " << seed << ", x" << i;
+        holes_cut += kept.size() < std::size_t(p.ub[std::size_t(i)] - p.lb[std::size_t(i)] + 1) && kept.size() > 1 &&
+                     *kept.rbegin() - *kept.begin() + 1 > std::int64_t(kept.size());
+      }
+    }
+    failed += out.failed;
+    narrowed += out.narrowed(p);
+  }
+  EXPECT_GT(failed, 200);
+  EXPECT_GT(narrowed, 500);
+  EXPECT_GT(holes_cut, 100);
+}
+
 /// Two tasks under one cumulative: starts in [lo0, hi0] and [lo1, hi1], durations d, uses r.
 test::FixpointOutcome two_tasks(std::int64_t cap, std::array<int, 4> starts, std::array<std::int64_t, 2> d,
                                 std::array<std::int64_t, 2> r) {
@@ -224,6 +274,16 @@ Program random_network_with_globals(std::mt19937& rng, int seed, bool holes) {
     std::vector<int> vars{index, result};
     for (int k = 0; k < 2 + seed % 3; ++k) vars.push_back(var(rng));
     p.add_global<VarElement>(vars);
+  }
+  if (seed % 4 != 3) {
+    // A table of 2-3 columns over the network's variables, 1-8 rows of values within their domains.
+    std::vector<int> xs;
+    for (int k = 0; k < 2 + seed % 2; ++k) xs.push_back(var(rng));
+    std::vector<std::int64_t> rows;
+    for (int r = 0; r < 1 + seed % 8; ++r)
+      for (const int x : xs)
+        rows.push_back(std::uniform_int_distribution<int>(p.lb[std::size_t(x)], p.ub[std::size_t(x)])(rng));
+    p.add_global<Table>(xs, rows);
   }
   if (holes) p.give_bitsets(64);
   return p;

@@ -106,6 +106,11 @@ bool global_holds(const Program& p, int f, int c, const std::vector<std::int64_t
   for (int k = g.var_begin[ci]; k < g.var_begin[ci + 1]; ++k) xs.push_back(v[static_cast<std::size_t>(g.vars[static_cast<std::size_t>(k)])]);
   const std::size_t n = xs.size();
   if (f == global_family<AllDifferent>) return std::set<std::int64_t>(xs.begin(), xs.end()).size() == n;
+  if (f == global_family<Table>) {
+    for (std::size_t r = 0; r + n <= ps.size(); r += n)
+      if (std::equal(xs.begin(), xs.end(), ps.begin() + std::ptrdiff_t(r))) return true;
+    return n == 0;
+  }
   if (f == global_family<VarElement>) return xs[0] >= 1 && xs[0] <= std::int64_t(n) - 2 && xs[1] == xs[static_cast<std::size_t>(1 + xs[0])];
   if (f == global_family<Cumulative>) {
     for (std::size_t k = 0; k < n; ++k) {
@@ -447,6 +452,10 @@ std::map<std::string, std::vector<std::string>> cases() {
     c["bool_clause" + suffix] = {"[a], [b], r", "[a, b], [], r",  "[], [a], r",     "[a], [a], r",
                                  "[], [], r",   "[a], [b], true", "[a], [b], false"};
   c["bool2int"] = {"a, x", "a, i", "true, x", "a, 1", "a, 2", "false, 0"};
+  c["kcp_table_int"] = {"[x, y], [1, 2, -1, 0, 2, 2]", "[x, y, z], [0, 0, 0, 1, -1, 3]", "[x], []",
+                        "[x, x], [1, 1, 2, 0]",         "[x, 1], [1, 1, 0, 1, 2, 2]",     "[x, y], [5, 5, 9, 1]"};
+  c["kcp_table_bool"] = {"[a, b], [true, false, false, true]", "[a, b, r], [true, true, true]", "[a], []",
+                         "[a, true], [false, true, true, false]"};
   c["kcp_all_different_int"] = {"[x, y, z]", "[x, y, 1]", "[x, x]", "[x, 2, 2]", "[]", "[i, x, y, z]", "[x, z]"};
   // starts, durations, uses, capacity: overlaps, zero durations and uses, a use above the capacity.
   c["kcp_cumulative"] = {"[x, y, z], [2, 1, 3], [1, 1, 1], 1", "[x, y], [2, 2], [1, 2], 2", "[x, y, z], [1, 2, 1], [2, 1, 1], 2",

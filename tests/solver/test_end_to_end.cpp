@@ -78,7 +78,9 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_NE(d.out.find("%%%mzn-stat: bitsetSpan=" + std::string(gpu ? "0" : "64") + "\n"), std::string::npos) << d.out;
   // (On a GPU queens runs AC1 anyway: its variables are read by over 16 propagators each.)
-  if (!gpu) EXPECT_NE(d.out.find("%%%mzn-stat: fixpoint=\"queue\"\n"), std::string::npos) << d.out;
+  if (!gpu) {
+    EXPECT_NE(d.out.find("%%%mzn-stat: fixpoint=\"queue\"\n"), std::string::npos) << d.out;
+  }
   EXPECT_EQ(d.err.find("warning"), std::string::npos) << d.err;
   const CliRun asked = run({"-s", "--bitset-span", "32", example("queens.fzn")});
   EXPECT_EQ(asked.code, 0) << asked.err;
@@ -103,6 +105,54 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
   EXPECT_NE(median.out.find("%%%mzn-stat: bitsetSpan=64\n"), std::string::npos) << median.out;
   EXPECT_EQ(median.err.find("warning"), std::string::npos) << median.err;
   for (const std::string& space : available_spaces()) EXPECT_EQ(space_is_gpu(space), space == "cuda");
+}
+
+TEST(EndToEnd, GlobalFamiliesFollowTheBackendDefaultAndTheFlags) {
+  // all_different is native on GPUs and decomposed on the host unless asked (perf/NOTES.md entry 17);
+  // cumulative and var_element are native everywhere unless --no-global says otherwise.
+  const bool gpu = space_is_gpu("default");
+  const std::string path = temp_file("kcp-globals.fzn",
+                                     "predicate kcp_all_different_int(array [int] of var int: x);\n"
+                                     "predicate kcp_cumulative(array [int] of var int: s,array [int] of int: d,"
+                                     "array [int] of int: r,int: b);\n"
+                                     "var 1..4: x1;\nvar 1..4: x2;\nvar 1..4: x3;\nvar 1..4: x4;\n"
+                                     "array [1..4] of var int: x :: output_array([1..4]) = [x1, x2, x3, x4];\n"
+                                     "var 1..4: i :: output_var;\nvar 1..4: y :: output_var;\n"
+                                     "constraint kcp_all_different_int(x);\n"
+                                     "constraint kcp_cumulative(x, [1, 1, 2, 1], [1, 1, 1, 1], 1);\n"
+                                     "constraint array_var_int_element(i, x, y);\n"
+                                     "constraint int_le(3, y);\nsolve satisfy;\n");
+  auto stat = [](const CliRun& r, const std::string& name) {
+    const std::string key = "%%%mzn-stat: " + name + "=";
+    const auto at = r.out.find(key);
+    return at == std::string::npos ? -1 : std::stoi(r.out.substr(at + key.size()));
+  };
+  const CliRun d = run({"-s", "-a", path});
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(stat(d, "allDifferentPropagators"), gpu ? 1 : 0);
+  EXPECT_EQ(stat(d, "cumulativePropagators"), 1);
+  EXPECT_EQ(stat(d, "varElementPropagators"), 1);
+  const int solutions = count(d.out, "----------");
+  EXPECT_GT(solutions, 0);
+  EXPECT_EQ(count(d.out, "=========="), 1);
+  const CliRun native = run({"-s", "-a", "--global", "all_different", path});
+  ASSERT_EQ(native.code, 0) << native.err;
+  EXPECT_EQ(stat(native, "allDifferentPropagators"), 1);
+  const CliRun decomposed =
+      run({"-s", "-a", "--no-global", "all_different", "--no-global", "cumulative", "--no-global", "var_element", path});
+  ASSERT_EQ(decomposed.code, 0) << decomposed.err;
+  EXPECT_EQ(stat(decomposed, "allDifferentPropagators"), 0);
+  EXPECT_EQ(stat(decomposed, "cumulativePropagators"), 0);
+  EXPECT_EQ(stat(decomposed, "varElementPropagators"), 0);
+  // Every form has the same solutions.
+  EXPECT_EQ(count(native.out, "----------"), solutions);
+  EXPECT_EQ(count(decomposed.out, "----------"), solutions);
+  const CliRun both = run({"--global", "all_different", "--no-global", "all_different", path});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--global and --no-global both name all_different"), std::string::npos) << both.err;
+  const CliRun unknown = run({"--global", "circuit", path});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("circuit"), std::string::npos) << unknown.err;
 }
 
 TEST(EndToEnd, IntermediateSolutionsImprove) {

@@ -16,12 +16,13 @@ usage: diff.py --kcp BIN [--models N] [--seed S] [--holes | --globals] [--gecode
 mixed generator over every builtin; the models of a seed without --holes are the same as before it.
 
 --globals draws every model from GlobalModel: kcp's native globals (kcp_all_different_int, kcp_cumulative,
-declared by `predicate` items as MiniZinc writes them) among a few ordinary constraints, half the models
-optimising. fzn-gecode does not know the kcp_ builtins: Gecode solves the same model with each global
-decomposed into standard builtins (int_ne pairs; reified time-indexed bools and bool_lin_le), its fresh
-bools not output, while kcp, its checker and the arbitration below read kcp's form. --emit writes kcp's
-form as the model and Gecode's output of the decomposed form, so --replay needs nothing new; a model
-kept by --globals has its decomposed form beside it (.gecode.fzn).
+kcp_table_int, kcp_table_bool, declared by `predicate` items as MiniZinc writes them) among a few ordinary
+constraints, half the models optimising. fzn-gecode does not know the kcp_ builtins: Gecode solves the
+same model with each global decomposed into standard builtins (int_ne pairs; reified time-indexed bools
+and bool_lin_le; a reified bool per table row and bool_clause over them), its fresh bools not output,
+while kcp, its checker and the arbitration below read kcp's form. --emit writes kcp's form as the model
+and Gecode's output of the decomposed form, so --replay needs nothing new; a model kept by --globals has
+its decomposed form beside it (.gecode.fzn).
 
 Exit status 0 when every model agrees; a disagreeing model is written to --keep (default: a temp
 folder, printed) with both outputs, so it can be replayed by hand.
@@ -287,22 +288,31 @@ class HoleModel(Model):
 
 
 class GlobalModel(HoleModel):
-    """--globals: kcp's native global constraints, kcp_all_different_int and kcp_cumulative (what kcp's
-    mznlib emits for all_different, cumulative and disjunctive), against Gecode on a decomposition of
-    them into standard builtins. Three to six int variables over -1..6, a quarter of them with holes,
-    the product of the domain sizes within 3,000; one to three globals: all_different over 2 to 5
+    """--globals: kcp's native global constraints, kcp_all_different_int, kcp_cumulative, kcp_table_int and
+    kcp_table_bool (what kcp's mznlib emits for all_different, cumulative and disjunctive, table and
+    regular), against Gecode on a decomposition of them into standard builtins. Three to six int
+    variables over -1..6, a quarter of them with holes, the product of the domain sizes within 3,000;
+    one to three globals, each of the four kinds equally likely (a model that draws a table_bool gets two
+    bool variables, b0 and b1, output like the ints; the others have none): all_different over 2 to 5
     variables, now and then with a constant or two among them (two equal constants, or a variable listed
-    twice, make the model unsatisfiable), and cumulative over 1 to 4 tasks, a start a variable (the same
+    twice, make the model unsatisfiable); cumulative over 1 to 4 tasks, a start a variable (the same
     one for two tasks at times) or now and then a constant, durations 0..3, uses 0..3, capacity 0..4 (the
-    uses mostly within the capacity and above 0, so that overlaps, not one task, overflow it); then zero
-    to three ordinary constraints (int_ne with a value, int_lin_ne and reified equalities of HoleModel,
-    int_le/int_lt/int_ne of two variables or one and a value, int_lin_le met by a point of the domains,
-    int_plus). Half the models carry a search annotation over the int variables. kcp is given the
-    globals (the model, text()); Gecode the same model with each global decomposed (gecode_text()):
-    all_different into int_ne of each pair; cumulative into a fresh bool b per task i of positive
-    duration and use and time t it may cover, b <-> s_i <= t /\\ s_i >= t - d_i + 1 (int_le_reif twice,
-    array_bool_and), and bool_lin_le(uses, bools, capacity) at each time t of [min lb(s_i), max ub(s_i) +
-    d_i) (a capacity below 0 with some task using something: unsatisfiable). The fresh bools carry no
+    uses mostly within the capacity and above 0, so that overlaps, not one task, overflow it); table_int
+    over 1 to 3 columns, each an int variable (one may be listed twice) or now and then a constant, and
+    0 to 6 rows (none in a twentieth of the tables: unsatisfiable), a row's value for a variable in its
+    domain mostly (for a variable's second column, half the time, its first column's value), else in a
+    hole or just outside it, so that tables prune rather than fail; table_bool the same over b0, b1 and
+    now and then true or false. Then zero to three ordinary constraints (int_ne with a
+    value, int_lin_ne and reified equalities of HoleModel, int_le/int_lt/int_ne of two variables or one
+    and a value, int_lin_le met by a point of the domains, int_plus). Half the models carry a search
+    annotation over the int variables. kcp is given the globals (the model, text()); Gecode the same
+    model with each global decomposed (gecode_text()): all_different into int_ne of each pair;
+    cumulative into a fresh bool b per task i of positive duration and use and time t it may cover,
+    b <-> s_i <= t /\\ s_i >= t - d_i + 1 (int_le_reif twice, array_bool_and), and bool_lin_le(uses,
+    bools, capacity) at each time t of [min lb(s_i), max ub(s_i) + d_i) (a capacity below 0 with some
+    task using something: unsatisfiable); a table into a fresh bool r_m per row m, r_m <-> x_1 = t_m1
+    /\\ ... /\\ x_k = t_mk (int_eq_reif or bool_eq_reif of each column into a fresh bool, array_bool_and),
+    and bool_clause([r_1, ..., r_n], []) (no rows: bool_clause([], []), false). The fresh bools carry no
     output_var, so both solvers print the model's variables only and the solution sets compare as they
     are. --only does not apply."""
 
@@ -310,12 +320,15 @@ class GlobalModel(HoleModel):
     ORDINARY = ['int_le', 'int_lt', 'int_ne', 'int_lin_le', 'int_lin_le', 'int_plus']
     PREDICATES = ['predicate kcp_all_different_int(array [int] of var int: x);',
                   'predicate kcp_cumulative(array [int] of var int: s,array [int] of int: d,array [int] of int: r,'
-                  'int: b);']
+                  'int: b);',
+                  'predicate kcp_table_int(array [int] of var int: x,array [int] of int: t);',
+                  'predicate kcp_table_bool(array [int] of var bool: x,array [int] of bool: t);']
+    KINDS = ['alldiff', 'cumulative', 'table_int', 'table_bool']
 
     def __init__(self, rng, builtins):
         self.rng, r = rng, rng
         self.ints = [f'x{i}' for i in range(r.randint(3, 6))]
-        self.bools = []  # the int makers below take true/false where they would take a bool
+        self.bools = []  # b0, b1 where a table_bool is drawn; until then the makers take true/false for a bool
         self.lines, self.nonneg, self.dom = [], set(), {}
         product = 1
         for x in self.ints:
@@ -332,11 +345,17 @@ class GlobalModel(HoleModel):
                 self.lines.append(f'var {vals[0]}..{vals[-1]}: {x} :: output_var;')
             else:
                 self.lines.append(f'var {{{",".join(map(str, vals))}}}: {x} :: output_var;')
-        # The constraints in order: strings (the same for both solvers) and globals, ('alldiff', xs) or
-        # ('cumulative', starts, durations, uses, capacity).
+        # The constraints in order: strings (the same for both solvers) and globals, ('alldiff', xs),
+        # ('cumulative', starts, durations, uses, capacity) or ('table_int' | 'table_bool', xs, rows).
         self.items = []
-        for _ in range(r.randint(1, 3)):
-            self.items.append(self.all_different() if r.random() < 0.5 else self.cumulative())
+        kinds = [r.choice(self.KINDS) for _ in range(r.randint(1, 3))]
+        if 'table_bool' in kinds:
+            self.bools = ['b0', 'b1']
+            self.lines += [f'var bool: {b} :: output_var;' for b in self.bools]
+        makers = {'alldiff': self.all_different, 'cumulative': self.cumulative, 'table_int': self.table_int,
+                  'table_bool': self.table_bool}
+        for kind in kinds:
+            self.items.append(makers[kind]())
         makers = [self.ne_const, self.lin_ne, self.reif, self.ordinary, self.ordinary]
         for _ in range(r.randint(0, 3)):
             self.items += r.choice(makers)()
@@ -366,6 +385,42 @@ class GlobalModel(HoleModel):
         uses = [r.randint(0, 3) if r.random() < 0.06 else r.randint(1, max(1, min(3, cap))) for _ in range(n)]
         return ('cumulative', starts, [r.randint(0, 3) for _ in range(n)], uses, cap)
 
+    def table_int(self):
+        """('table_int', columns, rows): 1 to 3 columns, each an int variable (one may repeat) or, now and
+        then, a constant; 0 to 6 rows of values mostly in the columns' domains."""
+        r = self.rng
+        xs = [r.choice(self.ints) if r.random() < 0.85 else str(r.randint(-1, 6)) for _ in range(r.randint(1, 3))]
+        return ('table_int', xs, self.rows(xs, lambda c: int(c), lambda: r.randint(-1, 6)))
+
+    def table_bool(self):
+        """('table_bool', columns, rows): 1 to 3 columns, each b0 or b1 (one may repeat) or, now and then,
+        true or false; 0 to 6 rows."""
+        r = self.rng
+        xs = [r.choice(self.bools) if r.random() < 0.85 else r.choice(['true', 'false']) for _ in range(r.randint(1, 3))]
+        return ('table_bool', xs, self.rows(xs, lambda c: c, lambda: r.choice(['true', 'false'])))
+
+    def rows(self, xs, constant, any_value):
+        """0 to 6 rows over columns xs: a variable's value in its domain mostly (a bool's: either), else in a
+        hole or just outside it; a variable's second column its first one's value half the time; a
+        constant column (constant(c) its value) that value mostly, else any_value()."""
+        r, rows = self.rng, []
+        for _ in range(0 if r.random() < 0.05 else r.randint(1, 6)):
+            row = []
+            for n, x in enumerate(xs):
+                if x in xs[:n] and r.random() < 0.5:  # a variable listed twice: the same value, half the time
+                    row.append(row[xs.index(x)])
+                elif x in self.bools:
+                    row.append(r.choice(['true', 'false']))
+                elif x not in self.dom:  # a constant
+                    row.append(constant(x) if r.random() < 0.8 else any_value())
+                elif r.random() < 0.9:
+                    row.append(r.choice(self.dom[x]))
+                else:  # in a hole or just outside the domain
+                    vals = self.dom[x]
+                    row.append(r.choice([v for v in range(vals[0] - 1, vals[-1] + 2) if v not in vals]))
+            rows.append(row)
+        return rows
+
     def bounds_of(self, t):
         return (self.dom[t][0], self.dom[t][-1]) if t in self.dom else (int(t), int(t))
 
@@ -386,6 +441,9 @@ class GlobalModel(HoleModel):
     def global_text(self, g):
         if g[0] == 'alldiff':
             return [f'constraint kcp_all_different_int([{",".join(g[1])}]);']
+        if g[0] in ('table_int', 'table_bool'):
+            flat = ','.join(str(v) for row in g[2] for v in row)
+            return [f'constraint kcp_{g[0]}([{",".join(g[1])}],[{flat}]);']
         _, s, d, u, b = g
         return [f'constraint kcp_cumulative([{",".join(s)}],[{",".join(map(str, d))}],[{",".join(map(str, u))}],{b});']
 
@@ -394,6 +452,19 @@ class GlobalModel(HoleModel):
         if g[0] == 'alldiff':
             xs = g[1]
             return [], [f'constraint int_ne({a},{b});' for n, a in enumerate(xs) for b in xs[n + 1:]]
+        if g[0] in ('table_int', 'table_bool'):
+            # Row m holds iff every column equals its value: g{j}_r{m} <-> /\ g{j}_r{m}_c{c}; one row must.
+            _, xs, rows = g
+            eq = 'int_eq_reif' if g[0] == 'table_int' else 'bool_eq_reif'
+            decls, cons, hold = [], [], []
+            for m, row in enumerate(rows):
+                name = f'g{j}_r{m}'
+                cols = [f'{name}_c{c}' for c in range(len(xs))]
+                decls += [f'var bool: {v};' for v in cols + [name]]
+                cons += [f'constraint {eq}({x},{v},{c});' for x, v, c in zip(xs, row, cols)]
+                cons.append(f'constraint array_bool_and([{",".join(cols)}],{name});')
+                hold.append(name)
+            return decls, cons + [f'constraint bool_clause([{",".join(hold)}],[]);']
         _, s, d, u, b = g
         tasks = [i for i in range(len(s)) if d[i] > 0 and u[i] > 0]
         if not tasks:
@@ -579,7 +650,8 @@ def main():
     ap.add_argument('--holes', action='store_true', help='models with holes in their domains, heavy in !=, half '
                     'of them annotated (HoleModel; --only then limits its occasional general builtin)')
     ap.add_argument('--globals', action='store_true', help='models with kcp\'s global constraints '
-                    '(kcp_all_different_int, kcp_cumulative), Gecode given them decomposed (GlobalModel)')
+                    '(kcp_all_different_int, kcp_cumulative, kcp_table_int, kcp_table_bool), Gecode given them '
+                    'decomposed (GlobalModel)')
     ap.add_argument('--emit', default='', help='write the models and Gecode\'s outputs to DIR and stop (for '
                     'a machine without Gecode, e.g. the GPU one)')
     ap.add_argument('--replay', default='', help='judge kcp on the models and Gecode outputs of an --emit DIR')

@@ -32,5 +32,10 @@ expect "sudoku complete" $'----------\n==========' "$out"
 out=$(minizinc --solver kcp -s "$src/examples/schedule.mzn" 2>&1)
 expect "schedule (cumulative, disjunctive)" $'makespan = 11;\n----------\n==========' "$out"
 expect "schedule's globals are native" "%%%mzn-stat: cumulativePropagators=2" "$out"
+out=$(minizinc --solver kcp -a -s "$src/examples/shifts.mzn" 2>&1)
+n=$(grep -c '^shift' <<<"$out")
+[ "$n" = 10 ] && echo "ok   shifts -a (regular, table): 10 solutions" || { echo "FAIL shifts -a: $n solutions"; echo "$out"; fail=1; }
+expect "shifts complete" "==========" "$out"
+expect "shifts' tables are native" "%%%mzn-stat: tablePropagators=" "$out"
 echo "$([ $fail = 0 ] && echo "all passed" || echo "some failed")"
 exit $fail

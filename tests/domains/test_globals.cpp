@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -60,22 +61,41 @@ std::vector<int> first_vars(int n) {
   return xs;
 }
 
+/// A brute-force case: a program whose variables are all the constraint's, and the constraint by its
+/// definition.
+struct Case {
+  Program p;
+  std::function<bool(const Assignment&)> holds;
+};
+
+/// Runs `cases` cases (make(rng, seed) builds each) through the serial fixpoint and checks the
+/// outcome against the solutions within the case's box under `promise`; counts the failed and the
+/// narrowed ones, which the caller bounds from below so that the cases mean something.
+template <class Make>
+void brute_force(int cases, test::Promise promise, const Make& make, int& failed, int& narrowed) {
+  failed = narrowed = 0;
+  for (int seed = 0; seed < cases; ++seed) {
+    std::mt19937 rng(seed);
+    const Case c = make(rng, seed);
+    const auto out = test::serial_fixpoint_on(c.p);
+    const auto sols = test::solutions_in(c.p.lb, c.p.ub, c.holds);
+    ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, promise))
+        << "seed " << seed << ": " << test::show_domains(c.p.lb, c.p.ub);
+    failed += out.failed;
+    narrowed += out.narrowed(c.p);
+  }
+}
+
 TEST(AllDifferentBruteForce, BoundsConsistentAtTheFixpointAndFailsExactlyWithoutSolutions) {
   // Bounds-only domains: Hall intervals give bounds(Z) consistency, which on intervals means every
   // bound left takes part in a solution, and a failure exactly when there is none (Hall's theorem).
   int failed = 0, narrowed = 0;
-  for (int seed = 0; seed < 3000; ++seed) {
-    std::mt19937 rng(seed);
+  brute_force(3000, test::Promise::bounds, [](std::mt19937& rng, int seed) {
     const int n = 2 + seed % 4;
-    Program p = random_box(rng, n, 0, n + 1);
-    p.add_global<AllDifferent>(first_vars(n));
-    const auto out = test::serial_fixpoint_on(p);
-    const auto sols = test::solutions_in(p.lb, p.ub, all_different_holds);
-    ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, test::Promise::bounds))
-        << "seed " << seed << ": " << test::show_domains(p.lb, p.ub);
-    failed += out.failed;
-    narrowed += out.narrowed(p);
-  }
+    Case c{random_box(rng, n, 0, n + 1), all_different_holds};
+    c.p.add_global<AllDifferent>(first_vars(n));
+    return c;
+  }, failed, narrowed);
   EXPECT_GT(failed, 100);
   EXPECT_GT(narrowed, 500);
 }
@@ -124,25 +144,19 @@ TEST(CumulativeBruteForce, NoSolutionIsLostAndFixedSchedulesAreDecidedExactly) {
   // Time-table filtering promises soundness (and a failure once every start is fixed and the use
   // exceeds the capacity somewhere); it must also prune on these small cases.
   int failed = 0, narrowed = 0;
-  for (int seed = 0; seed < 3000; ++seed) {
-    std::mt19937 rng(seed);
+  brute_force(3000, test::Promise::sound, [](std::mt19937& rng, int seed) {
     const int n = 1 + seed % 4;
     Program p = random_box(rng, n, 0, 5);
     std::uniform_int_distribution<int> small(1, 3);
     std::vector<Task> tasks;
-    std::vector<std::int64_t> pars{1 + seed % 4};
-    for (int i = 0; i < n; ++i) tasks.push_back({small(rng), small(rng)});
+    const std::int64_t cap = 1 + seed % 4;
+    std::vector<std::int64_t> pars{cap};
+    for (int i = 0; i < n; ++i) tasks.push_back({small(rng), std::min<std::int64_t>(small(rng), cap)});
     for (const Task& t : tasks) pars.push_back(t.d);
-    for (const Task& t : tasks) pars.push_back(std::min<std::int64_t>(t.r, pars[0]));
-    for (int i = 0; i < n; ++i) tasks[std::size_t(i)].r = pars[std::size_t(1 + n + i)];
+    for (const Task& t : tasks) pars.push_back(t.r);
     p.add_global<Cumulative>(first_vars(n), pars);
-    const auto out = test::serial_fixpoint_on(p);
-    const auto sols = test::solutions_in(p.lb, p.ub, [&](const Assignment& s) { return cumulative_holds(s, tasks, pars[0]); });
-    ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, test::Promise::sound))
-        << "seed " << seed << ": " << test::show_domains(p.lb, p.ub) << "capacity " << pars[0];
-    failed += out.failed;
-    narrowed += out.narrowed(p);
-  }
+    return Case{p, [tasks, cap](const Assignment& s) { return cumulative_holds(s, tasks, cap); }};
+  }, failed, narrowed);
   EXPECT_GT(failed, 100);
   EXPECT_GT(narrowed, 300);
 }
@@ -151,20 +165,14 @@ TEST(VarElementBruteForce, BoundsConsistentAtTheFixpointAndFailsExactlyWithoutSo
   // result = x[index] over bounds-only domains: every bound left (index, result, each x_j) takes part
   // in a solution, and a failure exactly when there is none.
   int failed = 0, narrowed = 0;
-  for (int seed = 0; seed < 3000; ++seed) {
-    std::mt19937 rng(seed);
+  brute_force(3000, test::Promise::bounds, [](std::mt19937& rng, int seed) {
     const int n = 1 + seed % 3;
-    Program p = random_box(rng, n + 2, -1, 4);  // x0 the index, x1 the result, then the array
-    p.add_global<VarElement>(first_vars(n + 2));
-    const auto out = test::serial_fixpoint_on(p);
-    const auto sols = test::solutions_in(p.lb, p.ub, [n](const Assignment& a) {
-      return a[0] >= 1 && a[0] <= n && a[1] == a[static_cast<std::size_t>(1 + a[0])];
-    });
-    ASSERT_TRUE(test::check_propagation(sols, out.failed, out.lb, out.ub, test::Promise::bounds))
-        << "seed " << seed << ": " << test::show_domains(p.lb, p.ub);
-    failed += out.failed;
-    narrowed += out.narrowed(p);
-  }
+    Case c{random_box(rng, n + 2, -1, 4), [n](const Assignment& a) {  // x0 the index, x1 the result
+             return a[0] >= 1 && a[0] <= n && a[1] == a[static_cast<std::size_t>(1 + a[0])];
+           }};
+    c.p.add_global<VarElement>(first_vars(n + 2));
+    return c;
+  }, failed, narrowed);
   EXPECT_GT(failed, 100);
   EXPECT_GT(narrowed, 500);
 }

@@ -156,8 +156,16 @@ void for_each_family(FamilyList<Fs...>, const F& f) {
 }  // namespace detail
 
 /// Propagates constraint c of global family `family` (its view g) once.
+/// On the device not inlined, so that the families' registers stay apart from the search kernel's
+/// (perf/NOTES.md entry 17: ptxas spills).
+#if defined(__CUDA_ARCH__)
+#define KCP_GLOBALS_NOINLINE __noinline__
+#else
+#define KCP_GLOBALS_NOINLINE
+#endif
 template <class Lanes, class G, class Store>
-KOKKOS_INLINE_FUNCTION int propagate_global(const Lanes& lanes, int family, const G& g, int c, const Store& s) {
+KOKKOS_FUNCTION KCP_GLOBALS_NOINLINE int propagate_global(const Lanes& lanes, int family, const G& g, int c,
+                                                          const Store& s) {
   return detail::propagate_global(GlobalFamilies{}, lanes, family, g, c, s);
 }
 

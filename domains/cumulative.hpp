@@ -49,22 +49,21 @@ KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, con
   const int x = t.start(i);
   const std::int64_t d = t.duration(i), r = t.use(i), cap = t.capacity();
   if (r > cap) return prop_failed;
+  // Task j's compulsory part [latest(j), earliest_end(j)) (its latest start, its earliest end), and
+  // whether it is another task's and covers time `at`.
+  auto latest = [&](int j) -> std::int64_t { return s.max(t.start(j)); };
+  auto earliest_end = [&](int j) -> std::int64_t { return std::int64_t(s.min(t.start(j))) + t.duration(j); };
+  auto covers = [&](int j, std::int64_t at) { return j != i && latest(j) <= at && at < earliest_end(j); };
   // Quick exit: the other compulsory parts together leave room for this task anywhere.
   std::int64_t parts = 0;
-  for (int j = 0; j < t.n; ++j) {
-    if (j == i) continue;
-    const int y = t.start(j);
-    if (std::int64_t(s.max(y)) < std::int64_t(s.min(y)) + t.duration(j)) parts += t.use(j);
-  }
+  for (int j = 0; j < t.n; ++j)
+    if (j != i && latest(j) < earliest_end(j)) parts += t.use(j);
   if (parts + r <= cap) return prop_unchanged;
-  // The others' use at time t (compulsory parts only), and whether t is overloaded for task i.
+  // The others' use at time `at` (compulsory parts only).
   auto height = [&](std::int64_t at) {
     std::int64_t h = 0;
-    for (int j = 0; j < t.n; ++j) {
-      if (j == i) continue;
-      const int y = t.start(j);
-      if (s.max(y) <= at && at < std::int64_t(s.min(y)) + t.duration(j)) h += t.use(j);
-    }
+    for (int j = 0; j < t.n; ++j)
+      if (covers(j, at)) h += t.use(j);
     return h;
   };
   // An overloaded time in [from, from + d): heights change only where a compulsory part starts, so
@@ -72,11 +71,8 @@ KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, con
   auto overloaded = [&](std::int64_t from) -> std::int64_t {
     if (height(from) + r > cap) return from;
     for (int j = 0; j < t.n; ++j) {
-      if (j == i) continue;
-      const int y = t.start(j);
-      const std::int64_t lst = s.max(y);
-      if (lst > from && lst < from + d && lst < std::int64_t(s.min(y)) + t.duration(j) && height(lst) + r > cap)
-        return lst;
+      const std::int64_t part = latest(j);
+      if (j != i && part > from && part < from + d && part < earliest_end(j) && height(part) + r > cap) return part;
     }
     return INT64_MIN;
   };
@@ -87,12 +83,8 @@ KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, con
   const std::int64_t lst0 = s.max(x);
   for (std::int64_t at = overloaded(est); at != INT64_MIN && est <= lst0; at = overloaded(est)) {
     std::int64_t end = INT64_MAX;
-    for (int j = 0; j < t.n; ++j) {
-      if (j == i) continue;
-      const int y = t.start(j);
-      const std::int64_t ect = std::int64_t(s.min(y)) + t.duration(j);
-      if (s.max(y) <= at && at < ect) end = ect < end ? ect : end;
-    }
+    for (int j = 0; j < t.n; ++j)
+      if (covers(j, at)) end = min64(end, earliest_end(j));
     if (end == INT64_MAX) break;  // the covering parts shrank meanwhile (another thread): stop here
     est = end;
   }
@@ -104,12 +96,8 @@ KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, con
   const std::int64_t est0 = s.min(x);
   for (std::int64_t at = overloaded(lst); at != INT64_MIN && lst >= est0; at = overloaded(lst)) {
     std::int64_t begin = INT64_MIN;
-    for (int j = 0; j < t.n; ++j) {
-      if (j == i) continue;
-      const int y = t.start(j);
-      const std::int64_t part = s.max(y);
-      if (part <= at && at < std::int64_t(s.min(y)) + t.duration(j)) begin = part > begin ? part : begin;
-    }
+    for (int j = 0; j < t.n; ++j)
+      if (covers(j, at)) begin = max64(begin, latest(j));
     if (begin == INT64_MIN) break;
     lst = begin - d;
   }

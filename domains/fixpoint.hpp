@@ -281,15 +281,22 @@ KOKKOS_INLINE_FUNCTION Store pending_events(const Store& s, const QueueWork& wor
   return tracking(s, work, 0);
 }
 
+/// Runs propagator `id` of the ternary, row or element family (ids below global_first[0]) once.
+template <class Lanes, class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_local(const Lanes& lanes, const DeviceProgram<MemorySpace>& program, int id,
+                                           const Store& s) {
+  const int num_ternary = program.num_ternary();
+  if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
+  id -= num_ternary;
+  if (id < program.rows.size()) return propagate_linear(lanes, program.rows, id, s);
+  return propagate_element(lanes, program.elements, id - program.rows.size(), s);
+}
+
 /// Runs propagator `id` (ternary, then rows, then elements; never a global constraint, which runs on
 /// a vector group) on one lane.
 template <class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id, const Store& s) {
-  const int num_ternary = program.num_ternary();
-  if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
-  id -= num_ternary;
-  if (id < program.rows.size()) return propagate_linear(SerialLanes{}, program.rows, id, s);
-  return propagate_element(SerialLanes{}, program.elements, id - program.rows.size(), s);
+  return propagate_local(SerialLanes{}, program, id, s);
 }
 
 /// Runs propagator `id` of any family once (the host's root fixpoint; on a team, globals and long
@@ -297,12 +304,8 @@ KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& progr
 template <class Lanes, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram<MemorySpace>& program, int id,
                                          const Store& s) {
-  if (id >= program.global_first[0]) return program.propagate_global_id(lanes, id, s);
-  const int num_ternary = program.num_ternary();
-  if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
-  id -= num_ternary;
-  if (id < program.rows.size()) return propagate_linear(lanes, program.rows, id, s);
-  return propagate_element(lanes, program.elements, id - program.rows.size(), s);
+  return id >= program.global_first[0] ? program.propagate_global_id(lanes, id, s)
+                                       : propagate_local(lanes, program, id, s);
 }
 
 /// Event-driven fixpoint of one team: each iteration runs only the propagators that read a variable

@@ -12,7 +12,7 @@
 // constraints, ThreadVectorRange inside, through VectorLanes), never on the lane path of the
 // ternary propagators and short rows, so their register budget is not touched by the globals'.
 // Propagator ids: after the ternary propagators, rows and elements, family 0's constraints, then
-// family 1's, and so on (DeviceProgram::global_id).
+// family 1's, and so on (DeviceProgram::global_first, propagate_global_id).
 #pragma once
 
 #include "domains/all_different.hpp"
@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kcp {

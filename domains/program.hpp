@@ -76,9 +76,7 @@ struct Program {
   int num_rows() const { return static_cast<int>(rhs.size()); }
   int num_ternary() const { return static_cast<int>(ternary.size()); }
   int num_elements() const { return static_cast<int>(elem_index.size()); }
-  /// Constraints of global family F, or of every global family.
-  template <class F>
-  int num_global() const { return global[global_family<F>].size(); }
+  /// Constraints of every global family.
   int num_globals() const {
     int n = 0;
     for (const GlobalTable& g : global) n += g.size();

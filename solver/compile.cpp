@@ -763,16 +763,16 @@ void Compiler::cumulative(const Constraint& c) {
   if (d.size() != s.size() || r.size() != s.size())
     fail(c.loc, c.name + ": the start, duration and use arrays have " + std::to_string(s.size()) + ", " +
                     std::to_string(d.size()) + " and " + std::to_string(r.size()) + " elements");
-  auto constant_arg = [&](const Term& t, const char* what) {
+  auto constant_arg = [&](const Term& t, const char* what, bool non_negative) {
     const StoreRefTerm v = ref(t);
     if (!v.is_constant) fail(c.loc, c.name + ": " + what + " must be constants (kcp's mznlib decomposes the rest)");
-    if (v.value < 0 && std::string(what) != "the capacity")
+    if (non_negative && v.value < 0)
       fail(c.loc, c.name + ": " + what + " must be non-negative, not " + std::to_string(v.value));
     if (v.value < bound_min || v.value > bound_max)
       fail(c.loc, c.name + ": " + what + " must lie in the 32-bit store range, not " + std::to_string(v.value));
     return v.value;
   };
-  const std::int64_t cap = constant_arg(scalar(c, 3), "the capacity");
+  const std::int64_t cap = constant_arg(scalar(c, 3), "the capacity", false);
   if (cap < 0 && !s.empty()) {  // MiniZinc's definition: b >= 0 whenever there is a task
     unsatisfiable();
     return;
@@ -780,7 +780,7 @@ void Compiler::cumulative(const Constraint& c) {
   std::vector<int> starts;
   std::vector<std::int64_t> dur, use;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const std::int64_t di = constant_arg(d[i], "durations"), ri = constant_arg(r[i], "uses");
+    const std::int64_t di = constant_arg(d[i], "durations", true), ri = constant_arg(r[i], "uses", true);
     if (di == 0 || ri == 0) continue;
     if (ri > cap) {
       unsatisfiable();

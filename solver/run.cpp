@@ -115,12 +115,19 @@ void add_options(CLI::App& app, Options& o) {
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
     std::vector<std::string> names;
-    for_each_global_family([&](auto family, int) { names.push_back(family.name); });
-    std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    std::string list, host_decomposed, gpu_decomposed;
+    auto join = [](std::string& to, const char* name) { to += (to.empty() ? "" : ", ") + std::string(name); };
+    for_each_global_family([&](auto family, int) {
+      names.push_back(family.name);
+      join(list, family.name);
+      if (!family.native_on_host) join(host_decomposed, family.name);
+      if (!family.native_on_gpu) join(gpu_decomposed, family.name);
+    });
     app.add_option("--global", o.global,
                    "Propagate this global family natively, where the backend's default is its decomposition "
-                   "(repeatable; one of " + list + "; default: all_different on GPUs only, the rest everywhere)")
+                   "(repeatable; one of " + list + "; decomposed by default on the host: " +
+                       (host_decomposed.empty() ? "none" : host_decomposed) + "; on GPUs: " +
+                       (gpu_decomposed.empty() ? "none" : gpu_decomposed) + ")")
         ->check(CLI::IsMember(names));
     app.add_option("--no-global", o.no_global,
                    "Compile this global family as a decomposition instead (repeatable; one of " + list + ")")

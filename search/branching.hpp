@@ -49,6 +49,12 @@ enum class VarChoice : std::int8_t {
   occurrence,
   most_constrained,
   max_regret,  ///< the greatest gap between the two least values left
+  /// The smallest domain size over failure weight (dom/wdeg in its variable form): a node that fails
+  /// adds one to the weight of the variable its last decision branched on, in weights shared by every
+  /// team (SearchPhases::weights). Read only where the tree is a team's own (below a subproblem's
+  /// path, or in a free run): above the paths every team must see the same tree, so there the weights
+  /// count as zero (first_fail).
+  dom_wdeg,
 };
 
 enum class ValueChoice : std::int8_t {
@@ -72,6 +78,9 @@ struct SearchPhases {
   Kokkos::View<const std::int8_t*, MemorySpace> var_choice;
   Kokkos::View<const std::int8_t*, MemorySpace> value_choice;
   Kokkos::View<const std::int32_t*, MemorySpace> occurrences;  ///< per store variable
+  /// Failure weights per store variable (VarChoice::dom_wdeg), added to atomically; empty when no
+  /// phase uses dom_wdeg.
+  Kokkos::View<std::int32_t*, MemorySpace> weights;
   std::uint64_t seed = 0;
 
   KOKKOS_INLINE_FUNCTION int size() const { return static_cast<int>(var_choice.extent(0)); }
@@ -90,7 +99,8 @@ namespace detail {
 /// 28 bits, so ties go to the earliest variable on every backend. size: values left - 1 (< 2^32);
 /// regret: the gap between the two least values (< 2^32).
 KOKKOS_INLINE_FUNCTION std::int64_t choice_key(VarChoice c, std::int32_t lb, std::int32_t ub, std::int64_t size,
-                                               std::int64_t regret, std::int32_t occ, int position) {
+                                               std::int64_t regret, std::int32_t occ, int position,
+                                               std::int32_t weight = 0) {
   if (occ > (1 << 20) - 1) occ = (1 << 20) - 1;
   std::int64_t primary = 0;
   switch (c) {
@@ -106,6 +116,12 @@ KOKKOS_INLINE_FUNCTION std::int64_t choice_key(VarChoice c, std::int32_t lb, std
       // key keeps below 2^62.
       const std::int64_t capped = size < (1 << 13) ? size : (1 << 13);
       primary = (capped << 20) - occ;
+      break;
+    }
+    case VarChoice::dom_wdeg: {
+      // size / (1 + weight) in fixed point; sizes above 2^17 count as equal (key below 2^62).
+      const std::int64_t capped = size < (1 << 17) ? size : (1 << 17);
+      primary = (capped << 16) / (1 + std::int64_t(weight < 0 ? 0 : weight));
       break;
     }
   }
@@ -173,13 +189,18 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, s
   return b;
 }
 
-/// The branching decision at the current node.
+/// The branching decision at the current node. `salt` (0: none) breaks the variable choice's ties
+/// from a rotation of each phase: the tie goes to the first variable at or after position salt mod
+/// the phase's size, instead of the first one (the free rows' restarts, search/modes.hpp). `adaptive`:
+/// whether dom_wdeg reads the failure weights here (see VarChoice::dom_wdeg).
 template <class TeamMember, class Phases, class Store>
-KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases, const Store& s) {
+KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases, const Store& s,
+                                            std::uint64_t salt = 0, bool adaptive = false) {
   for (int k = 0; k < phases.size(); ++k) {
     const int first = phases.begin(k);
     const int n = phases.begin(k + 1) - first;
     const VarChoice vc = static_cast<VarChoice>(phases.var_choice(k));
+    const int rotation = salt != 0 && n > 0 ? static_cast<int>(salt % std::uint64_t(n)) : 0;
     std::int64_t best = INT64_MAX;
     if (k > 0) team.team_barrier();  // every thread has read the last phase's result (see above)
     Kokkos::parallel_reduce(
@@ -189,15 +210,18 @@ KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases
           const std::int32_t lb = s.min(x), ub = s.max(x);
           if (lb >= ub) return;
           const bool sized = vc == VarChoice::first_fail || vc == VarChoice::anti_first_fail ||
-                             vc == VarChoice::most_constrained;
+                             vc == VarChoice::most_constrained || vc == VarChoice::dom_wdeg;
           const std::int64_t size = sized ? s.domain_size(x) - 1 : 0;
           const std::int64_t regret = vc == VarChoice::max_regret ? s.next_value(x, std::int64_t(lb) + 1) - lb : 0;
-          const std::int64_t key = detail::choice_key(vc, lb, ub, size, regret, phases.occurrences(x), i);
+          const int rank = i >= rotation ? i - rotation : i - rotation + n;
+          const std::int32_t weight = vc == VarChoice::dom_wdeg && adaptive ? phases.weights(x) : 0;
+          const std::int64_t key = detail::choice_key(vc, lb, ub, size, regret, phases.occurrences(x), rank, weight);
           if (key < acc) acc = key;
         },
         MinReducer<std::int64_t>(best));
     if (best == INT64_MAX) continue;
-    const int position = static_cast<int>(((best % (1 << 28)) + (1 << 28)) % (1 << 28));
+    const int rank = static_cast<int>(((best % (1 << 28)) + (1 << 28)) % (1 << 28));
+    const int position = rank + rotation < n ? rank + rotation : rank + rotation - n;
     return branch_on(s, phases.vars(first + position), static_cast<ValueChoice>(phases.value_choice(k)), phases.seed);
   }
   return Branch{};

@@ -47,6 +47,7 @@
 #include "domains/fixpoint.hpp"
 #include "domains/program.hpp"
 #include "search/branching.hpp"
+#include "search/modes.hpp"
 #include "search/search_state.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -75,16 +76,22 @@ struct ParallelSearch {
   /// Levels between two copies of the store on the way down (>= 1; see above), into state.slots
   /// slots per team; a distance beyond the stack's capacity keeps only the subproblem's root.
   int copy_distance = 1;
+  /// Rows of the state (search/modes.hpp): rows below complete_rows search the subproblems, the others
+  /// are free (restarts and LNS, free_runs). A launch runs rows first_row .. first_row + league - 1
+  /// (one team of the Serial backend alternates between a complete row and a free one).
+  int complete_rows = 1 << 30;
+  int first_row = 0;
+  FreeRuns<MemorySpace> free_runs;
 
-  /// The copy slot of the node at `depth` (-1: no copy is made there).
-  KOKKOS_INLINE_FUNCTION int slot_at(int depth) const {
-    const int below = depth - path_length;
+  /// The copy slot of the node at `depth` below a prefix of `prefix` decisions (-1: no copy there).
+  KOKKOS_INLINE_FUNCTION int slot_at(int depth, int prefix) const {
+    const int below = depth - prefix;
     if (below < 0 || below % copy_distance != 0 || below / copy_distance >= state.slots) return -1;
     return below / copy_distance;
   }
-  /// Decision i (>= path_length) changed: the copies of the nodes below it no longer hold.
-  KOKKOS_INLINE_FUNCTION void drop_copies_below(std::int64_t& saved, int i) const {
-    const std::int64_t keep = (i - path_length) / copy_distance + 1;
+  /// Decision i (>= prefix) changed: the copies of the nodes below it no longer hold.
+  KOKKOS_INLINE_FUNCTION void drop_copies_below(std::int64_t& saved, int i, int prefix) const {
+    const std::int64_t keep = (i - prefix) / copy_distance + 1;
     if (saved > keep) saved = keep;
   }
 
@@ -113,15 +120,6 @@ struct ParallelSearch {
     }
   }
 
-  /// The subproblems sharing the first `depth` bits of `index` are empty: move the counter past them.
-  KOKKOS_INLINE_FUNCTION void skip_subtree(std::int64_t index, int depth) const {
-    const int below = path_length - depth;
-    const std::int64_t end = ((index >> below) + 1) << below;
-    const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), end);
-    const std::int64_t from = old > index + 1 ? old : index + 1;
-    if (end > from) Kokkos::atomic_add(&state.control(ctl_skipped), end - from);
-  }
-
 #ifdef KCP_CHECK_INVARIANTS
   /// A checking build (CMake KCP_CHECK_INVARIANTS): after a complete fixpoint that did not fail, one
   /// thread checks what the search relies on and counts violations in state.control (ctl_check_*):
@@ -132,7 +130,7 @@ struct ParallelSearch {
                                         bool restored) const {
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      const int t = team.league_rank();
+      const int t = first_row + team.league_rank();
       const int n = program.num_vars;
       Kokkos::atomic_add(&state.control(ctl_check_nodes), std::int64_t(1));
       if (queue) {
@@ -173,7 +171,7 @@ struct ParallelSearch {
         }
         if (restored) Kokkos::atomic_add(&state.control(ctl_check_incomplete_restored), std::int64_t(1));
       }
-      if (depth < path_length && state.check_tree.extent(0) > 0) {
+      if (t < complete_rows && depth < path_length && state.check_tree.extent(0) > 0) {
         std::uint64_t h = 1469598103934665603ULL;
         auto mixin = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
         for (int x = 0; x < n; ++x) {
@@ -193,7 +191,8 @@ struct ParallelSearch {
 #endif
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
-    const int t = team.league_rank();
+    const int t = first_row + team.league_rank();
+    const bool complete = t < complete_rows;
     const int n = program.num_vars;
     auto& scratch = team.team_scratch(scratch_level);
     const int words = Holes ? program.domain_words() : 0;
@@ -219,7 +218,7 @@ struct ParallelSearch {
     // records the changes as the next fixpoint's events.
     const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
     const Store es = queue ? pending_events(s, qw) : s;
-    const std::int64_t total = std::int64_t(1) << path_length;
+    const auto row_decisions = Kokkos::subview(state.decisions, t, Kokkos::ALL());
 
     bool last_capped = false;
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
@@ -229,31 +228,22 @@ struct ParallelSearch {
         shared[2] = 0;
         // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
         // runs: end it at this node boundary, with the state as the last node left it.
-        if (*static_cast<volatile const int*>(state.stop.data()) != 0) {
+        // A free row ends with the complete search: it alone decides when the search is over.
+        if (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
+            (!complete && Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
           shared[2] = 1;
         } else if (ts(team_subproblem) < 0) {
-          const std::int64_t i = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
-          if (i >= total) {
-            ts(team_idle) = 1;
-            shared[2] = 1;
+          if (complete) {
+            if (!take_subproblem(state, ts, path_length)) shared[2] = 1;
           } else {
-            // The dive of i starts where its path leaves the last subproblem's: the dive above the
-            // subproblems is the same tree in every team, so the decisions on a common prefix are.
-            const std::int64_t last = ts(team_last_subproblem);
-            int common = 0;
-            if (last >= 0) {
-              while (common < path_length && ((i ^ last) >> (path_length - 1 - common)) == 0) ++common;
-              if (common > ts(team_last_path)) common = static_cast<int>(ts(team_last_path));
-            }
-            ts(team_subproblem) = i;
-            ts(team_depth) = common;
-            ts(team_restore) = 1;
-            ts(team_snapshot) = 0;
+            free_runs.start(state, t, ts, row_decisions, n);
           }
         }
       });
       team.team_barrier();
       if (shared[2]) return;
+      // The row's never-undone prefix: the subproblem's path, or the free run's fixings.
+      const int prefix = static_cast<int>(ts(team_prefix));
 
       // The node's store: recomputed from the root, or the current one after a decision. A launch
       // starts with a recomputation: team scratch does not outlive the launch.
@@ -268,13 +258,13 @@ struct ParallelSearch {
         const int depth = static_cast<int>(ts(team_depth));
         const int saved = static_cast<int>(ts(team_snapshot));
         int slot = -1;
-        if (saved > 0 && depth - 1 >= path_length) {
-          slot = (depth - 1 - path_length) / copy_distance;
+        if (saved > 0 && depth - 1 >= prefix) {
+          slot = (depth - 1 - prefix) / copy_distance;
           if (slot > saved - 1) slot = saved - 1;
         }
         const bool from_snapshot = slot >= 0;
         full = !from_snapshot && !root_fixpoint;
-        replay_from = from_snapshot ? path_length + slot * copy_distance : 0;
+        replay_from = from_snapshot ? prefix + slot * copy_distance : 0;
         if (from_snapshot) {
           const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
@@ -311,8 +301,9 @@ struct ParallelSearch {
           ts(team_replayed) += ts(team_depth) - replay_from;
         }
         // The bound applies from the subproblems' roots down: the dive above them must see the same
-        // tree in every team at every time, or the bit paths would not partition it.
-        if (objective >= 0 && ts(team_depth) >= path_length) {
+        // tree in every team at every time, or the bit paths would not partition it. Free rows
+        // share no tree: everywhere.
+        if (objective >= 0 && (!complete || ts(team_depth) >= prefix)) {
           // An atomic read: another team may have lowered the best objective since the last node.
           const std::int64_t best = Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX);
           if (best != INT64_MAX) st |= es.narrow_max(objective, best - 1);
@@ -339,7 +330,7 @@ struct ParallelSearch {
 #endif
       // A copy level: save the store in the next slot. The bound in it may be weaker than a later
       // one, which the node after a restore applies again: the copy stays a sound starting point.
-      const int slot = failed || capped ? -1 : slot_at(node_depth);
+      const int slot = failed || capped ? -1 : slot_at(node_depth, prefix);
       if (slot >= 0 && slot == ts(team_snapshot)) {
         const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
@@ -353,7 +344,10 @@ struct ParallelSearch {
       }
       // Random value choices depend on the node's store only (search/branching.hpp), so the dive
       // above the subproblems is the same tree in every team.
-      Branch b = failed ? Branch{} : select_branch(team, phases, s);
+      // Free rows break ties from their run's rotation; failure weights count where the tree is the row's own.
+      Branch b = failed ? Branch{}
+                        : select_branch(team, phases, s, complete ? 0 : std::uint64_t(ts(team_salt)),
+                                        !complete || static_cast<int>(ts(team_depth)) >= prefix);
       if (capped && b.var < 0) {
         // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
         // a solution. With every variable fixed nothing can narrow, so it ends at once.
@@ -370,7 +364,7 @@ struct ParallelSearch {
       // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
       const std::int64_t index = ts(team_subproblem);
       const bool solution = !failed && b.var < 0 &&
-                            (node_depth >= path_length ||
+                            (!complete || node_depth >= prefix ||
                              (index & ((std::int64_t(1) << (path_length - node_depth)) - 1)) == 0);
       if (solution) {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) { state.solution(t, x) = lb[x]; });
@@ -386,14 +380,14 @@ struct ParallelSearch {
         int next = 0;
         if (!failed && b.var >= 0) {
           Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind};
-          if (depth < path_length) {
+          if (depth < prefix) {  // on a subproblem's path (free rows start below their prefix)
             dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
-          } else if (depth > path_length && b.kind == decide_split && state.decisions(t, depth - 1).right &&
+          } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
                      state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {
             // The new split takes the exhausted one's place: its [lo, hi] implies the old right half.
             // Not for value decisions: x != v is no interval, and would be lost.
             --depth;
-            drop_copies_below(ts(team_snapshot), depth);
+            drop_copies_below(ts(team_snapshot), depth, prefix);
           }
           if (depth >= state.capacity) {
             state.control(ctl_error) = 2;
@@ -407,25 +401,39 @@ struct ParallelSearch {
             apply(dec, dec.right, es, st);
           }
         } else {
-          if (failed) ts(team_failures) += 1;
+          if (failed) {
+            ts(team_failures) += 1;
+            ts(team_run_failures) += 1;
+            // dom/wdeg: the failure counts against the variable the node's last decision branched on.
+            if (depth > 0 && phases.weights.extent(0) > 0) {
+              std::int32_t& w = phases.weights(state.decisions(t, depth - 1).var);
+              if (w < (1 << 30)) Kokkos::atomic_add(&w, std::int32_t(1));  // a racy cap, far from overflow
+            }
+          }
           if (solution) {
             ts(team_has_solution) = 1;
             ts(team_solution_subproblem) = index;
             if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
             next = 1;
           }
-          if (depth < path_length) skip_subtree(index, depth);
-          // Backtrack within the subproblem; its path (the first p decisions) is never undone.
-          while (depth > path_length && state.decisions(t, depth - 1).right) --depth;
-          if (depth <= path_length) {
-            ts(team_last_subproblem) = index;
-            ts(team_last_path) = depth;
-            ts(team_subproblem) = -1;
-            ts(team_solved) += 1;
+          if (complete && depth < prefix) skip_subtree(state, index, depth, path_length);
+          // A free run that spent its failures ends here.
+          const bool spent = !complete && free_runs.spent(ts);
+          // Backtrack below the prefix (the subproblem's path, the run's fixings), never into it.
+          while (depth > prefix && state.decisions(t, depth - 1).right) --depth;
+          if (depth <= prefix || spent) {
+            if (complete) {
+              ts(team_last_subproblem) = index;
+              ts(team_last_path) = depth;
+              ts(team_subproblem) = -1;
+              ts(team_solved) += 1;
+            } else {
+              free_runs.end(ts, !spent || depth <= prefix);
+            }
             depth = 0;
           } else {
             state.decisions(t, depth - 1).right = 1;
-            drop_copies_below(ts(team_snapshot), depth - 1);
+            drop_copies_below(ts(team_snapshot), depth - 1, prefix);
             ts(team_restore) = 1;
           }
         }

@@ -35,6 +35,7 @@ enum Control : int {
   ctl_best,                 ///< best objective found (minimisation); INT64_MAX while none
   ctl_skipped,              ///< subproblems never taken: their subtree failed during another's dive
   ctl_error,                ///< 1: no team scratch; 2: a decision stack overflowed
+  ctl_complete_idle,        ///< complete rows with no subproblem left: all of them ends the free rows' launch too
 #ifdef KCP_CHECK_INVARIANTS
   // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
   ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)
@@ -68,6 +69,15 @@ enum TeamSlot : int {
   team_restores,        ///< nodes whose store was recomputed (copied back, then decisions replayed)
   team_replayed,        ///< decisions replayed by those recomputations
   team_propagations,    ///< propagator runs in the fixpoints (FixpointResult::propagations)
+  // The run in hand of a row that restarts (search/free_runs.hpp); a complete row keeps prefix = p.
+  team_prefix,          ///< decisions at the bottom of the stack never undone: the subproblem path or a neighbourhood
+  team_runs,            ///< runs this row started (restarts and neighbourhoods)
+  team_neighbourhoods,  ///< of those, neighbourhoods of an incumbent (LNS)
+  team_run_failures,    ///< failures in the run in hand
+  team_run_limit,       ///< failures after which the run in hand ends
+  team_fix_permille,    ///< LNS: the share of the neighbourhood variables fixed to the incumbent, in 1/1000
+  team_salt,            ///< the run's tie-breaking (search/branching.hpp's rotation); 0: none
+  team_lns_exhausted,   ///< neighbourhoods searched to the end within their limit
   team_slot_count
 };
 
@@ -104,6 +114,9 @@ struct SearchState {
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
   Kokkos::View<int, typename StopFlagSpace<MemorySpace>::type> stop;  ///< 1: end the launch now
+  /// The best solution the host has seen ([variable]; [variables] = 1 once it holds one), written by
+  /// the host between launches: the neighbourhoods of large-neighbourhood search are built from it.
+  Kokkos::View<std::int32_t*, MemorySpace> incumbent;
 #ifdef KCP_CHECK_INVARIANTS
   /// Per team, a copy of the store for check_invariants' serial fixpoint (2 n bounds; the words).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> check_bounds;
@@ -128,7 +141,8 @@ struct SearchState {
                       store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
-        stop("kcp::search::stop") {
+        stop("kcp::search::stop"),
+        incumbent("kcp::search::incumbent", std::size_t(num_vars) + 1) {
     auto h = Kokkos::create_mirror_view(team);
     for (int t = 0; t < num_teams; ++t) {
       for (int k = 0; k < team_slot_count; ++k) h(t, k) = 0;

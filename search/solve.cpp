@@ -53,7 +53,7 @@ std::vector<std::int32_t> occurrences(const Program& p) {
 template <class MemorySpace>
 SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o) {
   std::vector<SearchPhase> phases = o.phases;
-  SearchPhase all{VarChoice::first_fail, ValueChoice::split, {}};
+  SearchPhase all{o.free_var_choice, ValueChoice::split, {}};
   for (int x = 0; x < p.num_vars(); ++x) all.vars.push_back(x);
   phases.push_back(all);  // every variable is fixed at a leaf
   std::vector<std::int32_t> begin{0}, vars;
@@ -74,6 +74,8 @@ SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o
   d.var_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::var_choice", vc);
   d.value_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::value_choice", valc);
   d.occurrences = detail::upload<std::int32_t, MemorySpace>("kcp::search::occurrences", occurrences(p));
+  if (std::find(vc.begin(), vc.end(), static_cast<std::int8_t>(VarChoice::dom_wdeg)) != vc.end())
+    d.weights = Kokkos::View<std::int32_t*, MemorySpace>("kcp::search::weights", std::size_t(p.num_vars()));
   d.seed = o.seed;
   return d;
 }
@@ -98,10 +100,21 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.team_size = lp.team_size;
   report.vector_length = lp.vector_length;
   report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
+  // The portfolio (search/modes.hpp): rows 0 .. complete_rows - 1 search the subproblems, the rest
+  // runs restarts and LNS. The state has a row per team, and one team alternates between two rows.
+  const double share = options.portfolio < 0 ? default_portfolio : options.portfolio;
+  int free_rows = 0;
+  if (options.objective >= 0 && options.restart != RestartSequence::none && share > 0)
+    free_rows = report.teams == 1 ? 1
+                                  : std::clamp(static_cast<int>(std::lround(report.teams * share)), 1, report.teams - 1);
+  const bool alternate = report.teams == 1 && free_rows == 1;
+  const int complete_rows = alternate ? 1 : report.teams - free_rows;
+  const int rows = complete_rows + free_rows;
+  report.free_teams = free_rows;
   if (options.subproblem_depth >= 0) {
     report.subproblem_depth = options.subproblem_depth;
-  } else if (report.teams > 1) {
-    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * report.teams)));
+  } else if (complete_rows > 1) {
+    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * complete_rows)));
   }
   if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
   report.subproblems = std::int64_t(1) << report.subproblem_depth;
@@ -139,8 +152,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   std::int64_t capacity = options.max_depth;
   if (capacity <= 0) {
     // The decision stacks of all teams together stay within 2^25 entries (640 MB), each at least 1024.
-    const std::int64_t share = std::max<std::int64_t>(1024, (std::int64_t(1) << 25) / report.teams);
-    capacity = std::min(std::max<std::int64_t>(expected_depth(program) + report.subproblem_depth, 1024), share);
+    const std::int64_t each = std::max<std::int64_t>(1024, (std::int64_t(1) << 25) / rows);
+    capacity = std::min(std::max<std::int64_t>(expected_depth(program) + report.subproblem_depth, 1024), each);
   }
   capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
   Kernel kernel;
@@ -151,7 +164,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // not even the subproblem's root fits). The levels below the last slot replay from it.
   {
     constexpr std::int64_t max_store_slots = 512;
-    const double per_slot = double(report.teams) * double(report.domain_bytes);
+    const double per_slot = double(rows) * double(report.domain_bytes);
     const std::int64_t fit = per_slot > 0 ? static_cast<std::int64_t>(options.copy_budget_bytes / per_slot) : 0;
     const std::int64_t levels = capacity - report.subproblem_depth;
     const std::int64_t wanted =
@@ -175,8 +188,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
        (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
   report.queue_fixpoint =
-      queue_wanted && double(report.teams) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
-  kernel.state = SearchState<Memory>(report.teams, n, static_cast<int>(capacity), report.store_slots,
+      queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+  kernel.state = SearchState<Memory>(rows, n, static_cast<int>(capacity), report.store_slots,
                                      report.queue_fixpoint ? work_ints : 0, words);
   kernel.queue = report.queue_fixpoint;
 #ifdef KCP_CHECK_INVARIANTS
@@ -187,6 +200,25 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.root_fixpoint = root_fixpoint;
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
+  kernel.complete_rows = complete_rows;
+  {
+    // The neighbourhood variables: the annotated decision variables, else every variable; never the
+    // objective (the bound constrains it).
+    std::vector<std::int32_t> vars;
+    std::vector<char> seen(std::size_t(n), 0);
+    for (const SearchPhase& ph : options.phases)
+      for (const int x : ph.vars)
+        if (x >= 0 && x < n && !seen[std::size_t(x)]) seen[std::size_t(x)] = 1, vars.push_back(x);
+    if (vars.empty())
+      for (int x = 0; x < n; ++x) vars.push_back(x);
+    vars.erase(std::remove(vars.begin(), vars.end(), options.objective), vars.end());
+    kernel.free_runs.vars = detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", vars);
+    kernel.free_runs.sequence = options.restart;
+    kernel.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
+    kernel.free_runs.lns = options.lns;
+    kernel.free_runs.seed = options.seed;
+  }
+  if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
   // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
   kernel.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity) + 1;
   kernel.fixpoint.ternary_chunk = lp.vector_length;
@@ -252,8 +284,18 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // Satisfaction: solutions by subproblem, in the order found within one (see below).
   std::multimap<std::int64_t, std::vector<std::int32_t>> held;
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
-  const auto deliver = [&](std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>>& found) {
-    for (auto& [key, values] : found) {
+  // A solution found: its key (the objective, or 0), which kind of row found it, and its values.
+  enum Source { from_complete, from_restart, from_lns };
+  struct Found {
+    std::int64_t key;
+    Source source;
+    std::vector<std::int32_t> values;
+  };
+  // The incumbent the free rows build neighbourhoods from, published between launches.
+  auto incumbent = Kokkos::create_mirror_view(kernel.state.incumbent);
+  bool improved = false;
+  const auto deliver = [&](std::vector<Found>& found) {
+    for (auto& [key, source, values] : found) {
       if (stop) {
         unreported = unreported || options.objective < 0;
         continue;
@@ -261,6 +303,15 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       if (options.objective >= 0) {
         if (key >= best_reported) continue;
         best_reported = key;
+        report.best_time_s = seconds_since(start);
+        (source == from_complete ? report.improvements_complete
+         : source == from_lns    ? report.improvements_lns
+                                 : report.improvements_restart) += 1;
+        if (free_rows > 0) {
+          for (int x = 0; x < n; ++x) incumbent(x) = values[std::size_t(x)];
+          incumbent(n) = 1;
+          improved = true;
+        }
       }
       ++report.solutions;
       if (!on_solution(values)) {
@@ -273,20 +324,22 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   };
   while (!stop) {
     kernel.node_budget = budget;
+    // One team alternates: the complete row on even launches, the free row on odd ones.
+    kernel.first_row = alternate ? report.launches % 2 : 0;
     const auto launch_start = Clock::now();
     Kokkos::parallel_for("kcp::search::parallel", policy, kernel);
     Kokkos::fence();
     ++report.launches;
     const double launch_s = seconds_since(launch_start);
-    std::vector<std::int64_t> nodes_before(report.teams);
-    for (int t = 0; t < report.teams; ++t) nodes_before[t] = team(t, team_nodes);
+    std::vector<std::int64_t> nodes_before(rows);
+    for (int t = 0; t < rows; ++t) nodes_before[t] = team(t, team_nodes);
     Kokkos::deep_copy(team, kernel.state.team);
     if (options.slice_nodes <= 0) {
       // Aim at launches of about 50 ms: prompt to stop and print, cheap to relaunch. The busiest
       // team's nodes in this launch measure what a node costs; a launch that ended early (solutions,
       // teams out of work) says little, so the budget grows at most twofold per launch.
       std::int64_t busiest = 1;
-      for (int t = 0; t < report.teams; ++t) busiest = std::max(busiest, team(t, team_nodes) - nodes_before[t]);
+      for (int t = 0; t < rows; ++t) busiest = std::max(busiest, team(t, team_nodes) - nodes_before[t]);
       const double per_node = launch_s / double(busiest);
       const double target = per_node > 0 ? 0.05 / per_node : double(2 * budget);
       budget = std::max<std::int64_t>(1, std::min<std::int64_t>(2 * budget, static_cast<std::int64_t>(target)));
@@ -303,15 +356,16 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     // first: a solution is held until every subproblem before its own is finished (subproblems are
     // numbered in depth-first order, and each team's search inside one is sequential). Satisfaction
     // with -a: as found.
-    std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> found;
+    std::vector<Found> found;
     bool any = false;
-    for (int t = 0; t < report.teams; ++t) {
+    for (int t = 0; t < rows; ++t) {
       if (!team(t, team_has_solution)) continue;
       any = true;
       Kokkos::deep_copy(solution_row, Kokkos::subview(kernel.state.solution, t, Kokkos::ALL()));
       std::vector<std::int32_t> values(solution_row.data(), solution_row.data() + n);
       if (options.objective >= 0) {
-        found.emplace_back(values[options.objective], std::move(values));
+        const Source source = t < complete_rows ? from_complete : team(t, team_fix_permille) > 0 ? from_lns : from_restart;
+        found.push_back(Found{values[options.objective], source, std::move(values)});
       } else {
         held.emplace(team(t, team_solution_subproblem), std::move(values));
       }
@@ -319,24 +373,28 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     }
     if (any) Kokkos::deep_copy(kernel.state.team, team);
     if (options.objective >= 0) {
-      std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.key > b.key; });
     } else {
       // The least subproblem still in a team's hands: every one before it is finished.
       std::int64_t open = INT64_MAX;
-      for (int t = 0; t < report.teams; ++t)
+      for (int t = 0; t < rows; ++t)
         if (team(t, team_subproblem) >= 0) open = std::min(open, team(t, team_subproblem));
       const bool in_order = options.max_solutions > 0;
       while (!held.empty() && (!in_order || held.begin()->first <= open)) {
-        found.emplace_back(0, std::move(held.begin()->second));
+        found.push_back(Found{0, from_complete, std::move(held.begin()->second)});
         held.erase(held.begin());
       }
     }
     deliver(found);
+    if (improved) {
+      Kokkos::deep_copy(kernel.state.incumbent, incumbent);
+      improved = false;
+    }
 
     int idle = 0;
-    for (int t = 0; t < report.teams; ++t) idle += team(t, team_idle) ? 1 : 0;
+    for (int t = 0; t < complete_rows; ++t) idle += team(t, team_idle) ? 1 : 0;
     report.idle_teams = idle;
-    if (idle == report.teams) {
+    if (idle == complete_rows) {  // free rows never finish: the complete ones decide
       report.complete = true;
       stop = true;
     }
@@ -354,8 +412,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
       if (limit_reached) {
         unreported = true;
       } else {
-        std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> rest;
-        for (auto& [index, values] : held) rest.emplace_back(0, std::move(values));
+        std::vector<Found> rest;
+        for (auto& [index, values] : held) rest.push_back(Found{0, from_complete, std::move(values)});
         stop = false;
         deliver(rest);
         stop = true;
@@ -367,7 +425,12 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // search is not complete, even when every team happens to be idle.
   if (unreported) report.complete = false;
 
-  for (int t = 0; t < report.teams; ++t) {
+  for (int t = 0; t < rows; ++t) {
+    if (t >= complete_rows) {
+      report.neighbourhoods += team(t, team_neighbourhoods);
+      report.restarts += team(t, team_runs) - team(t, team_neighbourhoods);
+      report.neighbourhoods_exhausted += team(t, team_lns_exhausted);
+    }
     report.nodes += team(t, team_nodes);
     report.failures += team(t, team_failures);
     report.fixpoint_iterations += team(t, team_fixpoint_iterations);
@@ -391,6 +454,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
                (long long)control(ctl_check_first + 5));
 #endif
   report.best = best_reported;
+  if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
   report.solve_time_s = seconds_since(start);
   return report;
 }
@@ -422,6 +486,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   SearchOptions p = options;
   p.teams = 1;
   p.subproblem_depth = 0;
+  p.portfolio = 0;  // the probe is one complete search
   p.time_limit_s = limit_within_probe ? options.time_limit_s : options.probe_s;
   std::vector<std::vector<std::int32_t>> held;
   SearchReport pr = run(p, [&](const std::vector<std::int32_t>& store) {

@@ -6,6 +6,7 @@
 #include "domains/program.hpp"
 #include "search/branching.hpp"
 #include "search/launch.hpp"
+#include "search/modes.hpp"
 
 #include <csignal>
 #include <cstdint>
@@ -23,6 +24,8 @@ struct SearchPhase {
 };
 
 enum class FixpointMode { automatic, queue, ac1 };
+/// The variable choice of free search (-f, and the variables no annotation covers).
+constexpr VarChoice default_free_var_choice = VarChoice::dom_wdeg;
 /// SearchOptions::copy_distance by default (perf/NOTES.md, entry 13).
 constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
@@ -32,7 +35,8 @@ struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
   std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
   double time_limit_s = 0;           ///< 0: none
-  std::vector<SearchPhase> phases;   ///< branching; a final first-fail/split phase over every variable is added
+  std::vector<SearchPhase> phases;   ///< branching; a final phase over every variable is added:
+  VarChoice free_var_choice = default_free_var_choice;  ///< its variable choice (split on the value)
   std::uint64_t seed = 0;            ///< random value choices
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.1 s launches
   int teams = 0;                     ///< 0: as many as the backend runs at once
@@ -66,8 +70,19 @@ struct SearchOptions {
   /// without the fleet's subproblem dives (on CUDA, 1,056 teams explored 150x the nodes of queens'
   /// whole tree); otherwise its solutions are dropped and the fleet starts from the root. 0: no probe.
   double probe_s = 0.05;
+  /// The portfolio when optimising (search/modes.hpp): the share of the teams on free runs (restarts,
+  /// then LNS), the rest on the complete subproblem search, which alone proves optimality. One team
+  /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;
+  /// -1: default_portfolio. Satisfaction always searches completely.
+  double portfolio = -1;
+  RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
+  std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
+  bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
+
+/// SearchOptions::portfolio by default.
+constexpr double default_portfolio = 0.5;
 
 struct SearchReport {
   bool complete = false;     ///< the whole tree was explored (optimum proven / all solutions found)
@@ -79,7 +94,16 @@ struct SearchReport {
   std::int64_t restores = 0, replayed_decisions = 0, propagations = 0;
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
-  int idle_teams = 0;  ///< teams with no subproblem left when the search stopped
+  int idle_teams = 0;  ///< complete teams with no subproblem left when the search stopped
+  int free_teams = 0;  ///< rows on free runs (the portfolio; a Serial team's second row counts)
+  std::int64_t restarts = 0, neighbourhoods = 0;  ///< free runs without and with an incumbent
+  std::int64_t neighbourhoods_exhausted = 0;      ///< neighbourhoods searched to the end in their limit
+  /// Improving solutions handed over, by the rows that found them: complete, free before any
+  /// incumbent existed (restarts), free from a neighbourhood (LNS).
+  std::int64_t improvements_complete = 0, improvements_restart = 0, improvements_lns = 0;
+  double best_time_s = 0;  ///< when the last improving solution was handed over (since the search began)
+  /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
+  std::int64_t objective_bound = INT64_MIN;
   int bitset_vars = 0;     ///< store variables with a bitset
   std::int64_t domain_bytes = 0;  ///< one team's store: bounds and bitset words
   bool snapshots = false;  ///< whether backtracking restored copies of stores (SearchOptions::snapshots)

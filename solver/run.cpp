@@ -58,6 +58,11 @@ struct Options {
   std::string verify;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
+  double portfolio = -1;
+  std::string free_var_choice = "dom_w_deg";
+  std::string restart = "luby";
+  std::int64_t restart_base = 100;
+  bool lns = true;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
   bool preprocess = true;
@@ -111,6 +116,25 @@ void add_options(CLI::App& app, Options& o) {
                  "With the default teams and subproblems on a backend of several teams: search with one team "
                  "for up to this long first, and keep its answer when it finishes (0: no probe)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--portfolio", o.portfolio,
+                 "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
+                 "the complete search, which alone proves optimality (0: complete search only; one team "
+                 "alternates between the two; default " +
+                     fmt::format("{}", default_portfolio) + ")")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--free-var-choice", o.free_var_choice,
+                 "Variable choice of free search (-f, and the variables no annotation covers): dom_w_deg "
+                 "(failure-weighted, the default) or first_fail; the value choice splits the domain")
+      ->check(CLI::IsMember({"dom_w_deg", "first_fail"}));
+  app.add_option("--restart", o.restart,
+                 "Failure limits of the portfolio's runs: luby or geometric (times --restart-base), or none "
+                 "(no restarts or LNS: complete search only)")
+      ->check(CLI::IsMember({"luby", "geometric", "none"}));
+  app.add_option("--restart-base", o.restart_base, "Failures of the restart sequence's unit (default 100)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--lns,!--no-lns", o.lns,
+               "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
+               "off: restarts only)");
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
@@ -275,6 +299,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                      : o.fixpoint == "ac1" ? FixpointMode::ac1
                                            : FixpointMode::automatic;
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
+  so.portfolio = o.portfolio;
+  so.free_var_choice = o.free_var_choice == "first_fail" ? VarChoice::first_fail : VarChoice::dom_wdeg;
+  so.restart = o.restart == "geometric" ? RestartSequence::geometric
+               : o.restart == "none"    ? RestartSequence::none
+                                        : RestartSequence::luby;
+  so.restart_base = o.restart_base;
+  so.lns = o.lns;
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;
@@ -292,6 +323,14 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     }
     if (print_each) {
       fzn::print_solution(out, model, values);
+      // With -s, each improving solution's objective and time as a statistics block (anytime curves).
+      if (o.statistics && optimise && compiled.objective >= 0) {
+        const std::int64_t v = store[std::size_t(compiled.objective)];
+        stat(out, "objective", std::to_string(compiled.maximize ? -v : v));
+        stat(out, "solutionTime",
+             fmt::format("{:.3f}", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+        out << "%%%mzn-stat-end\n";
+      }
       out.flush();
     }
     best = std::move(values);
@@ -364,6 +403,19 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "space", "\"" + rep.space + "\"");
     stat(out, "teams", std::to_string(rep.teams));
     stat(out, "idleTeams", std::to_string(rep.idle_teams));
+    stat(out, "freeTeams", std::to_string(rep.free_teams));
+    stat(out, "restarts", std::to_string(rep.restarts));
+    stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));
+    stat(out, "neighbourhoodsExhausted", std::to_string(rep.neighbourhoods_exhausted));
+    if (optimise) {
+      stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));
+      stat(out, "improvementsRestart", std::to_string(rep.improvements_restart));
+      stat(out, "improvementsLns", std::to_string(rep.improvements_lns));
+      if (rep.solutions > 0) stat(out, "timeOfBest", fmt::format("{:.3f}", rep.best_time_s));
+      if (rep.objective_bound != INT64_MIN && rep.objective_bound != INT64_MAX)
+        stat(out, "objectiveBound",
+             std::to_string(compiled.maximize ? -rep.objective_bound : rep.objective_bound));
+    }
     stat(out, "subproblems", std::to_string(rep.subproblems));
     stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
     stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));

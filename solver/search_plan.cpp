@@ -12,6 +12,7 @@ const std::map<std::string, VarChoice>& var_choices() {
       {"anti_first_fail", VarChoice::anti_first_fail}, {"smallest", VarChoice::smallest},
       {"largest", VarChoice::largest},           {"occurrence", VarChoice::occurrence},
       {"most_constrained", VarChoice::most_constrained}, {"max_regret", VarChoice::max_regret},
+      {"dom_w_deg", VarChoice::dom_wdeg},
   };
   return m;
 }

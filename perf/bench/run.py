@@ -5,7 +5,8 @@ usage: run.py --kcp BIN --out OUT.csv [--timeout S] [--space S] [--label L] [--m
               [--instances DIR_OR_LIST] [--only NAME ...] [--jobs N [--pin]] [-- extra kcp arguments]
 
 Each instance runs as `kcp -s -i --check -t S*1000 --space SPACE [extra] FILE`; the solutions' arrival
-times give the time to the first and to the best solution, the %%%mzn-stat lines the counters.
+times give the time to the first and to the best solution, the %%%mzn-stat lines the counters, and the
+blocks kcp prints after each improving solution (objective, solutionTime) the column trace ("t:obj ...").
 Instances are the development set (../shared/benchmarks/instances/*.fzn.gz, unpacked once into a
 cache) unless --instances names a folder of .fzn files or a file listing paths. Progress on stderr.
 --jobs N runs N instances at once (for one-thread configurations on a many-core host: they share the
@@ -21,7 +22,8 @@ COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'team
            'peak_depth', 'subproblems', 'subproblems_solved', 'subproblems_skipped', 'idle_teams', 'launches',
            'variables', 'propagators', 'store_bytes', 'propagator_bytes', 'scratch_level', 'max_rss_mb',
            'timed_out', 'exit_code', 'error', 'propagations_per_node', 'restores', 'replayed_decisions',
-           'bitset_vars']
+           'bitset_vars', 'free_teams', 'restarts', 'neighbourhoods', 'improvements_complete', 'improvements_restart',
+           'improvements_lns', 'objective_bound', 'trace']
 
 
 def revision():
@@ -124,6 +126,12 @@ def run_one(args, path, cpu=None):
         if wall >= 0.95 * args.timeout else 0,
         'backend': g('space') or args.space, 'max_rss_mb': f'{usage.ru_maxrss / 1024:.1f}', 'exit_code': code,
         'error': err.strip().splitlines()[-1][:200] if code != 0 and err.strip() else '',
+        'free_teams': g('freeTeams'), 'restarts': g('restarts'), 'neighbourhoods': g('neighbourhoods'),
+        'improvements_complete': g('improvementsComplete'), 'improvements_restart': g('improvementsRestart'),
+        'improvements_lns': g('improvementsLns'), 'objective_bound': g('objectiveBound'),
+        # Each improving solution's time and objective (kcp -s -i prints them after each): anytime curves.
+        'trace': ' '.join(f'{t}:{v}' for v, t in re.findall(
+            r'^%%%mzn-stat: objective=(\S+)\n%%%mzn-stat: solutionTime=(\S+)', out, re.M)),
     }
 
 

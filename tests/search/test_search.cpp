@@ -345,6 +345,7 @@ TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysA
           o.teams = 1;
           o.team_size = team_size;
           o.subproblem_depth = 0;
+          o.portfolio = 0;  // the complete search's tree alone (free rows' runs differ with the slices)
           o.slice_nodes = slice;
           o.max_solutions = c.max_solutions;
           mode.apply(o);
@@ -547,13 +548,13 @@ TYPED_TEST(SearchOnBackend, AnnotatedSearchFindsGecodesFirstSolution) {
 
 TYPED_TEST(SearchOnBackend, EveryBranchingChoiceEnumeratesEverySolutionOnce) {
   const char* vars[] = {"input_order", "first_fail", "anti_first_fail", "smallest", "largest",
-                        "occurrence", "most_constrained", "max_regret"};
+                        "occurrence", "most_constrained", "max_regret", "dom_w_deg"};
   const char* values[] = {"indomain_min", "indomain_max", "indomain_split", "indomain_reverse_split",
                           "indomain_median", "indomain_random"};
   // Under quick_mode each variable choice once, with the value choices in turn (all of both are met),
   // to the first 3 solutions: racecheck ran 8 whole enumerations past 555 s on an H100 (exp15).
   const int wanted = test::quick_mode() ? 3 : 92;
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 9; ++i) {
     for (int j = 0; j < 6; ++j) {
       if (test::quick_mode() && j != i % 6) continue;
       const char* v = vars[i];

@@ -1,0 +1,249 @@
+// The portfolio (search/modes.hpp): free rows running restarts and LNS beside the complete subproblem
+// search. What it must keep: the optimum complete search proves, proven the same way (only complete
+// rows end the search); every reported solution a solution, each improving the last; satisfaction
+// untouched; the same run under a fixed seed on Serial; stopping at the time limit and on a signal.
+#include "search/solve.hpp"
+
+#include "domains/fixpoint.hpp"
+#include "search/modes.hpp"
+#include "tests/backends.hpp"
+#include "tests/random_programs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <random>
+#include <vector>
+
+namespace kcp {
+namespace {
+
+/// A random network of every family with an objective: a weighted sum of its first variables.
+Program random_optimisation(int seed, int& objective) {
+  std::mt19937 rng(9100 + seed);
+  Program p = test::random_network(rng, 8 + seed % 6, seed % 3, 1 + seed % 3, seed % 2, 7);
+  const int terms = std::min(p.num_vars(), 4 + seed % 5);
+  objective = p.add_var(-10000, 10000);
+  std::vector<std::int32_t> cs{-1};
+  std::vector<int> xs{objective};
+  for (int x = 0; x < terms; ++x) {
+    cs.push_back((x % 2 ? -1 : 1) * (1 + (seed + x) % 3));
+    xs.push_back(x);
+  }
+  p.add_row(LinearKind::eq, cs, xs, 0);
+  return p;
+}
+
+/// Whether `values` satisfies every propagator of p (a sound propagator fails on a fixed store
+/// exactly when it is violated).
+bool satisfies(Program p, const std::vector<std::int32_t>& values) {
+  for (int x = 0; x < p.num_vars(); ++x) {
+    if (!p.store().contains(x, values[std::size_t(x)])) return false;
+    p.lb[std::size_t(x)] = p.ub[std::size_t(x)] = values[std::size_t(x)];
+  }
+  const DeviceProgram<Kokkos::HostSpace> d(p);
+  return !serial_fixpoint(d, p.store()).failed;
+}
+
+struct Run {
+  SearchReport report;
+  std::vector<std::vector<std::int32_t>> solutions;
+  bool all_valid = true, improving = true;
+};
+
+template <class Space>
+Run run(const Program& p, SearchOptions o) {
+  Run r;
+  std::int64_t last = INT64_MAX;
+  o.probe_s = 0;
+  r.report = search<Space>(p, o, [&](const std::vector<std::int32_t>& values) {
+    r.all_valid = r.all_valid && satisfies(p, values);
+    if (o.objective >= 0) {
+      r.improving = r.improving && values[std::size_t(o.objective)] < last;
+      last = values[std::size_t(o.objective)];
+    }
+    r.solutions.push_back(values);
+    return true;
+  });
+  return r;
+}
+
+TEST(Portfolio, LubySequence) {
+  const std::vector<std::int64_t> expected{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
+  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(luby(std::int64_t(i) + 1), expected[i]) << i + 1;
+  FreeRuns<Kokkos::HostSpace> f;
+  f.base = 10;
+  f.sequence = RestartSequence::geometric;
+  EXPECT_EQ(f.limit(1), 10);
+  EXPECT_EQ(f.limit(2), 15);
+  EXPECT_EQ(f.limit(3), 22);
+  f.sequence = RestartSequence::luby;
+  EXPECT_EQ(f.limit(7), 40);
+}
+
+template <class Space>
+class PortfolioOnBackend : public ::testing::Test {};
+TYPED_TEST_SUITE(PortfolioOnBackend, test::Backends, test::BackendName);
+
+/// Random models whose optimum complete search proves: every portfolio shape reaches and proves the
+/// same optimum, each solution valid and improving; over all of them, neighbourhoods ran and found
+/// improvements (the portfolio is not inert).
+TYPED_TEST(PortfolioOnBackend, ReachesAndProvesTheOptimumOfCompleteSearch) {
+  struct Shape {
+    int teams;
+    double share;
+    RestartSequence sequence;
+    std::int64_t base;
+    bool lns;
+  };
+  const std::vector<Shape> shapes{{1, 0.5, RestartSequence::luby, 1, true},
+                                  {2, 0.5, RestartSequence::luby, 2, true},
+                                  {4, 0.75, RestartSequence::geometric, 1, true},
+                                  {3, 0.5, RestartSequence::luby, 1, false}};
+  const int models = test::quick_mode() ? 15 : 60;
+  std::int64_t neighbourhoods = 0, free_improvements = 0, optimised = 0;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    const Program p = random_optimisation(seed, objective);
+    SearchOptions o;
+    o.objective = objective;
+    o.teams = 1;
+    o.portfolio = 0;
+    const Run reference = run<Kokkos::Serial>(p, o);
+    ASSERT_TRUE(reference.report.complete) << "seed " << seed;
+    ASSERT_TRUE(reference.all_valid && reference.improving) << "seed " << seed;
+    if (reference.report.solutions > 0) ++optimised;
+    for (const Shape& shape : shapes) {
+      SearchOptions f = o;
+      f.teams = shape.teams;
+      f.portfolio = shape.share;
+      f.restart = shape.sequence;
+      f.restart_base = shape.base;
+      f.lns = shape.lns;
+      f.seed = std::uint64_t(seed);
+      f.slice_nodes = 3;  // many launches: the incumbent reaches the free rows early
+      const Run r = run<TypeParam>(p, f);
+      const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(shape.teams) + " teams, share " +
+                                std::to_string(shape.share);
+      EXPECT_TRUE(r.report.complete) << where;
+      EXPECT_EQ(r.report.best, reference.report.best) << where;
+      EXPECT_TRUE(r.all_valid) << where;
+      EXPECT_TRUE(r.improving) << where;
+      EXPECT_EQ(r.report.free_teams, shape.teams == 1 ? 1 : std::clamp(int(std::lround(shape.teams * shape.share)), 1, shape.teams - 1))
+          << where;
+      if (!shape.lns) {
+        EXPECT_EQ(r.report.neighbourhoods, 0) << where;
+      }
+      neighbourhoods += r.report.neighbourhoods;
+      free_improvements += r.report.improvements_lns + r.report.improvements_restart;
+      EXPECT_EQ(r.report.improvements_complete + r.report.improvements_lns + r.report.improvements_restart,
+                r.report.solutions)
+          << where;
+    }
+  }
+  EXPECT_GT(optimised, models / 3);
+  EXPECT_GT(neighbourhoods, 0);
+  EXPECT_GT(free_improvements, 0);
+}
+
+/// Satisfaction keeps the complete search alone: the same solutions, none twice, with a portfolio asked for.
+TYPED_TEST(PortfolioOnBackend, SatisfactionSearchesCompletelyOnly) {
+  for (int seed = 0; seed < 10; ++seed) {
+    int objective = -1;
+    const Program p = random_optimisation(seed, objective);
+    SearchOptions o;
+    o.max_solutions = 200;
+    o.teams = 1;
+    o.portfolio = 0;
+    const Run reference = run<Kokkos::Serial>(p, o);
+    o.teams = 3;
+    o.portfolio = 0.5;
+    o.slice_nodes = 3;
+    const Run r = run<TypeParam>(p, o);
+    EXPECT_EQ(r.report.free_teams, 0);
+    EXPECT_EQ(r.solutions, reference.solutions) << "seed " << seed;  // in the sequential order
+    EXPECT_EQ(r.report.complete, reference.report.complete) << "seed " << seed;
+  }
+}
+
+/// A knapsack too large to finish: the time limit and an interrupt stop every row, and the search is
+/// not reported complete.
+Program knapsack(int& objective) {
+  Program p;
+  std::vector<std::int32_t> weights, values;
+  std::vector<int> xs;
+  for (int i = 0; i < 40; ++i) {
+    xs.push_back(p.add_var(0, 3));
+    weights.push_back(3 + (i * 7) % 11);
+    values.push_back(-(2 + (i * 5) % 13));
+  }
+  p.add_row(LinearKind::le, weights, xs, 150);
+  objective = p.add_var(-100000, 0);
+  values.push_back(-1);
+  std::vector<int> with = xs;
+  with.push_back(objective);
+  p.add_row(LinearKind::eq, values, with, 0);
+  return p;
+}
+
+TYPED_TEST(PortfolioOnBackend, TimeLimitAndInterruptStopEveryRow) {
+  int objective = -1;
+  const Program p = knapsack(objective);
+  SearchOptions o;
+  o.objective = objective;
+  o.teams = 2;
+  o.portfolio = 0.5;
+  o.restart_base = 5;
+  o.time_limit_s = 0.3;
+  const Run timed = run<TypeParam>(p, o);
+  EXPECT_TRUE(timed.report.timed_out);
+  EXPECT_FALSE(timed.report.complete);
+  EXPECT_LT(timed.report.solve_time_s, 5.0);
+  EXPECT_GT(timed.report.solutions, 0);
+  EXPECT_TRUE(timed.all_valid && timed.improving);
+  EXPECT_GT(timed.report.restarts + timed.report.neighbourhoods, 0);
+
+  static volatile std::sig_atomic_t flag = 1;
+  o.time_limit_s = 0;
+  o.interrupted = &flag;
+  const Run stopped = run<TypeParam>(p, o);
+  EXPECT_TRUE(stopped.report.interrupted);
+  EXPECT_FALSE(stopped.report.complete);
+}
+
+#ifdef KOKKOS_ENABLE_SERIAL
+/// Serial runs its teams in order, so a fixed seed and slice give the same run twice, free rows
+/// included (one team alternating, and three teams side by side); another seed draws other runs.
+TEST(Portfolio, FixedSeedGivesTheSameRunOnSerial) {
+  int objective = -1;
+  const Program p = knapsack(objective);
+  for (const int teams : {1, 3}) {
+    SearchOptions o;
+    o.objective = objective;
+    o.teams = teams;
+    o.portfolio = 0.5;
+    o.restart_base = 3;
+    o.slice_nodes = 50;
+    o.seed = 11;
+    // A node budget instead of a time limit: stop after a fixed number of solutions via the callback.
+    auto limited = [&](std::uint64_t seed) {
+      SearchOptions s = o;
+      s.seed = seed;
+      s.probe_s = 0;
+      std::vector<std::vector<std::int32_t>> found;
+      SearchReport rep = search<Kokkos::Serial>(p, s, [&](const std::vector<std::int32_t>& values) {
+        found.push_back(values);
+        return found.size() < 25;
+      });
+      return std::make_pair(found, rep.nodes);
+    };
+    const auto a = limited(11), b = limited(11);
+    EXPECT_EQ(a.first, b.first) << teams << " teams";
+    EXPECT_EQ(a.second, b.second) << teams << " teams";
+    EXPECT_EQ(a.first.size(), 25u);
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace kcp

@@ -7,7 +7,9 @@
 // - Free (the portfolio's other rows; optimisation only): runs that end after a number of failures
 //   from a restart sequence (Luby or geometric, times a base). Before any solution exists a run is a
 //   restart: the search from the root, with the variable choice's ties broken from a random rotation
-//   (search/branching.hpp), so that each run dives elsewhere. Once the host has published an
+//   (search/branching.hpp), so that each run dives elsewhere; runs alternate between the model's
+//   search annotations and free search (dom/wdeg over every variable), where the two differ (a
+//   portfolio of heuristics as well as of teams). Once the host has published an
 //   incumbent, a run is a neighbourhood of large-neighbourhood search (LNS): a random share of the
 //   neighbourhood variables (the annotated decision variables, else all, the objective excepted) fixed
 //   to their incumbent values as the never-undone prefix of the decision stack, and the rest searched
@@ -88,6 +90,7 @@ struct FreeRuns {
   RestartSequence sequence = RestartSequence::luby;
   std::int64_t base = 100;  ///< failures of the sequence's unit
   bool lns = true;          ///< neighbourhoods once an incumbent exists; false: restarts only
+  bool alternate = false;   ///< odd runs follow the annotations, even ones free search (the two differ)
   std::uint64_t seed = 0;
   static constexpr int initial_fix_permille = 600, min_fix_permille = 50, max_fix_permille = 990, fix_step = 30;
 
@@ -109,6 +112,7 @@ struct FreeRuns {
     ts(team_run_limit) = limit(run);
     const std::uint64_t draw = detail::mix(seed ^ detail::mix(std::uint64_t(row) * 0x9e3779b97f4a7c15ULL + std::uint64_t(run)));
     ts(team_salt) = static_cast<std::int64_t>((draw >> 1) | 1);
+    ts(team_free_heuristic) = alternate && run % 2 == 0 ? 1 : 0;
     int depth = 0;
     if (lns && state.incumbent(num_vars) != 0) {
       ts(team_neighbourhoods) += 1;

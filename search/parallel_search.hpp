@@ -63,6 +63,9 @@ struct ParallelSearch {
 
   DeviceProgram<MemorySpace> program;
   SearchPhases<MemorySpace> phases;
+  /// Free search's phases (one, over every variable): free rows' runs alternate between them and
+  /// `phases` (search/modes.hpp); they share `phases`' failure weights.
+  SearchPhases<MemorySpace> free_phases;
   SearchState<MemorySpace> state;
   int objective = -1;              ///< store variable minimised, or -1
   int path_length = 0;             ///< p: 2^p subproblems
@@ -346,7 +349,8 @@ struct ParallelSearch {
       // above the subproblems is the same tree in every team.
       // Free rows break ties from their run's rotation; failure weights count where the tree is the row's own.
       Branch b = failed ? Branch{}
-                        : select_branch(team, phases, s, complete ? 0 : std::uint64_t(ts(team_salt)),
+                        : select_branch(team, !complete && ts(team_free_heuristic) ? free_phases : phases, s,
+                                        complete ? 0 : std::uint64_t(ts(team_salt)),
                                         !complete || static_cast<int>(ts(team_depth)) >= prefix);
       if (capped && b.var < 0) {
         // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves

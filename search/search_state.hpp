@@ -78,6 +78,7 @@ enum TeamSlot : int {
   team_fix_permille,    ///< LNS: the share of the neighbourhood variables fixed to the incumbent, in 1/1000
   team_salt,            ///< the run's tie-breaking (search/branching.hpp's rotation); 0: none
   team_lns_exhausted,   ///< neighbourhoods searched to the end within their limit
+  team_free_heuristic,  ///< 1: the run in hand branches by free search (ParallelSearch::free_phases), 0: as annotated
   team_slot_count
 };
 

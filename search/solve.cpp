@@ -159,6 +159,12 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   Kernel kernel;
   kernel.program = DeviceProgram<Memory>(host);
   kernel.phases = upload_phases<Memory>(program, options);
+  {
+    SearchOptions free_search = options;
+    free_search.phases.clear();
+    kernel.free_phases = upload_phases<Memory>(program, free_search);
+    if (kernel.phases.weights.extent(0) > 0) kernel.free_phases.weights = kernel.phases.weights;
+  }
   // Copies of stores: one slot every copy_distance levels from the subproblem's root to the bottom of
   // the stack, at most max_store_slots, and as many as fit in the budget over all teams (none when
   // not even the subproblem's root fits). The levels below the last slot replay from it.
@@ -216,6 +222,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     kernel.free_runs.sequence = options.restart;
     kernel.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
     kernel.free_runs.lns = options.lns;
+    kernel.free_runs.alternate = !options.phases.empty();
     kernel.free_runs.seed = options.seed;
   }
   if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];

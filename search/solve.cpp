@@ -208,13 +208,17 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.path_length = report.subproblem_depth;
   kernel.complete_rows = complete_rows;
   {
-    // The neighbourhood variables: the annotated decision variables, else every variable; never the
-    // objective (the bound constrains it).
+    // The neighbourhood variables: the caller's, else the annotated decision variables, else every
+    // variable; never the objective (the bound constrains it).
     std::vector<std::int32_t> vars;
     std::vector<char> seen(std::size_t(n), 0);
-    for (const SearchPhase& ph : options.phases)
-      for (const int x : ph.vars)
-        if (x >= 0 && x < n && !seen[std::size_t(x)]) seen[std::size_t(x)] = 1, vars.push_back(x);
+    const auto add = [&](int x) {
+      if (x >= 0 && x < n && !seen[std::size_t(x)]) seen[std::size_t(x)] = 1, vars.push_back(x);
+    };
+    for (const int x : options.neighbourhood) add(x);
+    if (vars.empty())
+      for (const SearchPhase& ph : options.phases)
+        for (const int x : ph.vars) add(x);
     if (vars.empty())
       for (int x = 0; x < n; ++x) vars.push_back(x);
     vars.erase(std::remove(vars.begin(), vars.end(), options.objective), vars.end());

@@ -78,6 +78,8 @@ struct SearchOptions {
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
+  /// The variables LNS fixes from (store variables); empty: those of `phases`, else every variable.
+  std::vector<int> neighbourhood;
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
 };
 

@@ -269,10 +269,20 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                compiled.program.num_rows(), init_s);
 
   SearchOptions so;
-  if (!o.free_search) {
+  {
     SearchPlan plan = plan_search(model, compiled);
-    for (const std::string& w : plan.warnings) fmt::print(err, "kcp: warning: {}\n", w);
-    so.phases = std::move(plan.phases);
+    // LNS fixes the model's decision variables: the annotated ones (under -f too), else the output
+    // variables; not the variables the model defines from them (fixing those fixes little more).
+    for (const SearchPhase& ph : plan.phases) so.neighbourhood.insert(so.neighbourhood.end(), ph.vars.begin(), ph.vars.end());
+    if (so.neighbourhood.empty())
+      for (const fzn::Output& item : model.outputs)
+        for (const fzn::Term& t : item.elements)
+          if (t.is_variable() && !compiled.model_vars.at(std::size_t(t.var)).is_constant)
+            so.neighbourhood.push_back(compiled.model_vars.at(std::size_t(t.var)).var);
+    if (!o.free_search) {
+      for (const std::string& w : plan.warnings) fmt::print(err, "kcp: warning: {}\n", w);
+      so.phases = std::move(plan.phases);
+    }
   }
   so.seed = o.seed;
   so.teams = o.teams;

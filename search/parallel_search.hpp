@@ -107,6 +107,40 @@ struct ParallelSearch {
 
   using Store = StoreRef<Concurrent, Holes>;
 
+  /// Team-wide moves of the store in scratch (bounds, then bitset words): from row t's copy slot, from
+  /// the program's root, to row t's copy slot. The caller puts a barrier after them.
+  KOKKOS_INLINE_FUNCTION void load_copy(const TeamMember& team, int t, int slot, std::int32_t* lb, std::int32_t* ub,
+                                        DomainWord* bits) const {
+    const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
+    const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      lb[x] = state.snapshot(t, at + 2 * x);
+      ub[x] = state.snapshot(t, at + 2 * x + 1);
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
+                         [&](const int w) { bits[w] = state.snapshot_bits(t, at_bits + w); });
+  }
+  KOKKOS_INLINE_FUNCTION void load_root(const TeamMember& team, std::int32_t* lb, std::int32_t* ub,
+                                        DomainWord* bits) const {
+    const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      lb[x] = program.root_lb(x);
+      ub[x] = program.root_ub(x);
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits[w] = program.root_bits(w); });
+  }
+  KOKKOS_INLINE_FUNCTION void save_copy(const TeamMember& team, int t, int slot, const std::int32_t* lb,
+                                        const std::int32_t* ub, const DomainWord* bits) const {
+    const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
+    const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      state.snapshot(t, at + 2 * x) = lb[x];
+      state.snapshot(t, at + 2 * x + 1) = ub[x];
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
+                         [&](const int w) { state.snapshot_bits(t, at_bits + w) = bits[w]; });
+  }
+
   KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const Store& s, int& st) {
     const bool second = (right != 0) != (d.reversed != 0);
     if (d.kind == decide_value) {
@@ -269,19 +303,9 @@ struct ParallelSearch {
         full = !from_snapshot && !root_fixpoint;
         replay_from = from_snapshot ? prefix + slot * copy_distance : 0;
         if (from_snapshot) {
-          const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-            lb[x] = state.snapshot(t, at + 2 * x);
-            ub[x] = state.snapshot(t, at + 2 * x + 1);
-          });
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                               [&](const int w) { bits[w] = state.snapshot_bits(t, at_bits + w); });
+          load_copy(team, t, slot, lb, ub, bits);
         } else {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-            lb[x] = program.root_lb(x);
-            ub[x] = program.root_ub(x);
-          });
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits[w] = program.root_bits(w); });
+          load_root(team, lb, ub, bits);
         }
         team.team_barrier();
         // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
@@ -335,13 +359,7 @@ struct ParallelSearch {
       // one, which the node after a restore applies again: the copy stays a sound starting point.
       const int slot = failed || capped ? -1 : slot_at(node_depth, prefix);
       if (slot >= 0 && slot == ts(team_snapshot)) {
-        const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-          state.snapshot(t, at + 2 * x) = lb[x];
-          state.snapshot(t, at + 2 * x + 1) = ub[x];
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                             [&](const int w) { state.snapshot_bits(t, at_bits + w) = bits[w]; });
+        save_copy(team, t, slot, lb, ub, bits);
         team.team_barrier();
         Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = slot + 1; });
       }

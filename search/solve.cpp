@@ -89,6 +89,117 @@ bool has_bitsets(const Program& p, const SearchOptions& o) {
   return false;
 }
 
+/// The rows of the search state (search/modes.hpp): rows 0 .. complete - 1 search the subproblems,
+/// the rest run restarts and LNS; one team alternates between a complete row and a free one.
+struct Rows {
+  int complete = 1, free = 0;
+  bool alternate = false;
+  int total() const { return complete + free; }
+};
+
+Rows portfolio_rows(const SearchOptions& o, int teams) {
+  const double share = o.portfolio < 0 ? default_portfolio : o.portfolio;
+  Rows r;
+  if (o.objective >= 0 && o.restart != RestartSequence::none && share > 0)
+    r.free = teams == 1 ? 1 : std::clamp(static_cast<int>(std::lround(teams * share)), 1, teams - 1);
+  r.alternate = teams == 1 && r.free == 1;
+  r.complete = r.alternate ? 1 : teams - r.free;
+  return r;
+}
+
+/// The variables LNS fixes from: the caller's, else the annotated decision variables, else every
+/// variable; never the objective (the bound constrains it).
+std::vector<std::int32_t> neighbourhood_vars(const SearchOptions& o, int n) {
+  std::vector<std::int32_t> vars;
+  std::vector<char> seen(std::size_t(n), 0);
+  const auto add = [&](int x) {
+    if (x >= 0 && x < n && x != o.objective && !seen[std::size_t(x)]) seen[std::size_t(x)] = 1, vars.push_back(x);
+  };
+  for (const int x : o.neighbourhood) add(x);
+  if (vars.empty())
+    for (const SearchPhase& ph : o.phases)
+      for (const int x : ph.vars) add(x);
+  if (vars.empty())
+    for (int x = 0; x < n; ++x) add(x);
+  return vars;
+}
+
+/// Replaces the program's root store by its fixpoint (so that a restore from the root starts the
+/// event-driven fixpoint from the replayed decisions' events only); keeps it when the root fails or
+/// the fixpoint is capped. Returns whether it did.
+bool root_to_fixpoint(Program& program, DeviceProgram<Kokkos::HostSpace>& host, int max_iterations) {
+  std::vector<std::int32_t> lb = program.lb, ub = program.ub;
+  std::vector<DomainWord> bits = program.bits;
+  const FixpointResult r = serial_fixpoint(host, host.store<false>(lb.data(), ub.data(), bits.data()),
+                                           max_iterations > 0 ? max_iterations : 4096);
+  if (r.failed || r.capped) return false;
+  host.root_lb = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_lb", lb);
+  host.root_ub = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_ub", ub);
+  host.root_bits = detail::upload<DomainWord, Kokkos::HostSpace>("kcp::program::root_bits", bits);
+  program.lb = std::move(lb);
+  program.ub = std::move(ub);
+  program.bits = std::move(bits);
+  return true;
+}
+
+/// The per-team counters of the state's rows added into the report.
+template <class TeamMirror>
+void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& rows) {
+  for (int t = 0; t < rows.total(); ++t) {
+    if (t >= rows.complete) {
+      report.neighbourhoods += team(t, team_neighbourhoods);
+      report.restarts += team(t, team_runs) - team(t, team_neighbourhoods);
+      report.neighbourhoods_exhausted += team(t, team_lns_exhausted);
+    }
+    report.nodes += team(t, team_nodes);
+    report.failures += team(t, team_failures);
+    report.fixpoint_iterations += team(t, team_fixpoint_iterations);
+    report.restores += team(t, team_restores);
+    report.replayed_decisions += team(t, team_replayed);
+    report.propagations += team(t, team_propagations);
+    report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
+    report.subproblems_solved += team(t, team_solved);
+  }
+}
+
+/// Copies of stores per row: one every copy_distance of the `levels` below the subproblem's root, at
+/// most 512, and as many as fit in the budget over all rows (none when not even the subproblem's root
+/// fits). The levels below the last one replay from it.
+int store_slots(const SearchOptions& o, int rows, std::int64_t domain_bytes, std::int64_t levels) {
+  constexpr std::int64_t max_store_slots = 512;
+  if (!o.snapshots) return 0;
+  const double per_slot = double(rows) * double(domain_bytes);
+  const std::int64_t fit = per_slot > 0 ? static_cast<std::int64_t>(o.copy_budget_bytes / per_slot) : 0;
+  const std::int64_t wanted = o.copy_distance > 0 ? (levels + o.copy_distance - 1) / o.copy_distance + 1 : 1;
+  return static_cast<int>(std::min({fit, wanted, max_store_slots}));
+}
+
+/// A host thread that raises the kernel's stop flag at the time limit or on a signal, so that a long
+/// launch (a huge store, a slow fixpoint) ends at its next node, on every backend; joined on exit.
+class Watchdog {
+ public:
+  Watchdog(volatile int* stop_flag, const SearchOptions& o, Clock::time_point start)
+      : thread_([this, stop_flag, &o, start]() {
+          while (!done_.load()) {
+            if ((o.time_limit_s > 0 && seconds_since(start) >= o.time_limit_s) || (o.interrupted && *o.interrupted)) {
+              *stop_flag = 1;
+              return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+        }) {}
+  ~Watchdog() {
+    done_ = true;
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
 template <class ExecSpace, bool Concurrent, bool Holes>
 SearchReport run_slices(const Program& original, const SearchOptions& options, const SolutionCallback& on_solution,
                         const LaunchParams& lp) {
@@ -100,16 +211,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   report.team_size = lp.team_size;
   report.vector_length = lp.vector_length;
   report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
-  // The portfolio (search/modes.hpp): rows 0 .. complete_rows - 1 search the subproblems, the rest
-  // runs restarts and LNS. The state has a row per team, and one team alternates between two rows.
-  const double share = options.portfolio < 0 ? default_portfolio : options.portfolio;
-  int free_rows = 0;
-  if (options.objective >= 0 && options.restart != RestartSequence::none && share > 0)
-    free_rows = report.teams == 1 ? 1
-                                  : std::clamp(static_cast<int>(std::lround(report.teams * share)), 1, report.teams - 1);
-  const bool alternate = report.teams == 1 && free_rows == 1;
-  const int complete_rows = alternate ? 1 : report.teams - free_rows;
-  const int rows = complete_rows + free_rows;
+  const Rows portfolio = portfolio_rows(options, report.teams);
+  const int rows = portfolio.total(), complete_rows = portfolio.complete, free_rows = portfolio.free;
   report.free_teams = free_rows;
   if (options.subproblem_depth >= 0) {
     report.subproblem_depth = options.subproblem_depth;
@@ -121,30 +224,14 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
 
   Kokkos::Profiling::pushRegion("kcp::search::setup");
   // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
-  // replaced by its fixpoint (so that a restore from the root starts the event-driven fixpoint from
-  // the replayed decisions' events only; kept as it is when the root fails).
-  // Built once on the host (the root fixpoint runs there), then copied to Memory (shared on a CPU).
+  // replaced by its fixpoint. Built once on the host (the root fixpoint runs there), then copied to
+  // Memory (shared on a CPU).
   Program program = original;
   if (options.sort_propagators) sort_ternary_by_op(program);
   if (options.bitset_span > 0) program.give_bitsets(options.bitset_span);
   report.bitset_vars = program.num_bitset_vars();
   DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
-  bool root_fixpoint = false;
-  {
-    std::vector<std::int32_t> lb = program.lb, ub = program.ub;
-    std::vector<DomainWord> bits = program.bits;
-    const FixpointResult r = serial_fixpoint(host, host.store<false>(lb.data(), ub.data(), bits.data()),
-                                             options.max_fixpoint_iterations > 0 ? options.max_fixpoint_iterations : 4096);
-    if (!r.failed && !r.capped) {
-      host.root_lb = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_lb", lb);
-      host.root_ub = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_ub", ub);
-      host.root_bits = detail::upload<DomainWord, Kokkos::HostSpace>("kcp::program::root_bits", bits);
-      program.lb = std::move(lb);
-      program.ub = std::move(ub);
-      program.bits = std::move(bits);
-      root_fixpoint = true;
-    }
-  }
+  const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations);
   const int n = program.num_vars();
   const int words = static_cast<int>(program.bits.size());
   if (!Holes && words > 0) throw std::logic_error("kcp: a program with bitsets in a kernel compiled without");
@@ -165,20 +252,9 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
     kernel.free_phases = upload_phases<Memory>(program, free_search);
     if (kernel.phases.weights.extent(0) > 0) kernel.free_phases.weights = kernel.phases.weights;
   }
-  // Copies of stores: one slot every copy_distance levels from the subproblem's root to the bottom of
-  // the stack, at most max_store_slots, and as many as fit in the budget over all teams (none when
-  // not even the subproblem's root fits). The levels below the last slot replay from it.
-  {
-    constexpr std::int64_t max_store_slots = 512;
-    const double per_slot = double(rows) * double(report.domain_bytes);
-    const std::int64_t fit = per_slot > 0 ? static_cast<std::int64_t>(options.copy_budget_bytes / per_slot) : 0;
-    const std::int64_t levels = capacity - report.subproblem_depth;
-    const std::int64_t wanted =
-        options.copy_distance > 0 ? (levels + options.copy_distance - 1) / options.copy_distance + 1 : 1;
-    report.store_slots = options.snapshots ? static_cast<int>(std::min({fit, wanted, max_store_slots})) : 0;
-    report.snapshots = report.store_slots > 0;
-    report.copy_distance = report.snapshots ? options.copy_distance : 0;
-  }
+  report.store_slots = store_slots(options, rows, report.domain_bytes, capacity - report.subproblem_depth);
+  report.snapshots = report.store_slots > 0;
+  report.copy_distance = report.snapshots ? options.copy_distance : 0;
   // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
   const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
   report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
@@ -207,28 +283,12 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   kernel.objective = options.objective;
   kernel.path_length = report.subproblem_depth;
   kernel.complete_rows = complete_rows;
-  {
-    // The neighbourhood variables: the caller's, else the annotated decision variables, else every
-    // variable; never the objective (the bound constrains it).
-    std::vector<std::int32_t> vars;
-    std::vector<char> seen(std::size_t(n), 0);
-    const auto add = [&](int x) {
-      if (x >= 0 && x < n && !seen[std::size_t(x)]) seen[std::size_t(x)] = 1, vars.push_back(x);
-    };
-    for (const int x : options.neighbourhood) add(x);
-    if (vars.empty())
-      for (const SearchPhase& ph : options.phases)
-        for (const int x : ph.vars) add(x);
-    if (vars.empty())
-      for (int x = 0; x < n; ++x) vars.push_back(x);
-    vars.erase(std::remove(vars.begin(), vars.end(), options.objective), vars.end());
-    kernel.free_runs.vars = detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", vars);
-    kernel.free_runs.sequence = options.restart;
-    kernel.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
-    kernel.free_runs.lns = options.lns;
-    kernel.free_runs.alternate = !options.phases.empty();
-    kernel.free_runs.seed = options.seed;
-  }
+  kernel.free_runs.vars = detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n));
+  kernel.free_runs.sequence = options.restart;
+  kernel.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
+  kernel.free_runs.lns = options.lns;
+  kernel.free_runs.alternate = !options.phases.empty();
+  kernel.free_runs.seed = options.seed;
   if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
   // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
   kernel.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity) + 1;
@@ -270,28 +330,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   std::int64_t best_reported = INT64_MAX;
   bool stop = false, unreported = false;
 
-  // The watchdog: a host thread that raises the kernel's stop flag at the time limit or on a signal,
-  // so that a long launch (a huge store, a slow fixpoint) ends at its next node, on every backend.
-  volatile int* stop_flag = kernel.state.stop.data();
-  std::atomic<bool> search_done{false};
-  std::thread watchdog([&]() {
-    while (!search_done.load()) {
-      if ((options.time_limit_s > 0 && seconds_since(start) >= options.time_limit_s) ||
-          (options.interrupted && *options.interrupted)) {
-        *stop_flag = 1;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  });
-  struct JoinOnExit {
-    std::atomic<bool>& done;
-    std::thread& thread;
-    ~JoinOnExit() {
-      done = true;
-      thread.join();
-    }
-  } join_on_exit{search_done, watchdog};
+  const Watchdog watchdog(kernel.state.stop.data(), options, start);
   // Satisfaction: solutions by subproblem, in the order found within one (see below).
   std::multimap<std::int64_t, std::vector<std::int32_t>> held;
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
@@ -336,7 +375,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   while (!stop) {
     kernel.node_budget = budget;
     // One team alternates: the complete row on even launches, the free row on odd ones.
-    kernel.first_row = alternate ? report.launches % 2 : 0;
+    kernel.first_row = portfolio.alternate ? report.launches % 2 : 0;
     const auto launch_start = Clock::now();
     Kokkos::parallel_for("kcp::search::parallel", policy, kernel);
     Kokkos::fence();
@@ -436,21 +475,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // search is not complete, even when every team happens to be idle.
   if (unreported) report.complete = false;
 
-  for (int t = 0; t < rows; ++t) {
-    if (t >= complete_rows) {
-      report.neighbourhoods += team(t, team_neighbourhoods);
-      report.restarts += team(t, team_runs) - team(t, team_neighbourhoods);
-      report.neighbourhoods_exhausted += team(t, team_lns_exhausted);
-    }
-    report.nodes += team(t, team_nodes);
-    report.failures += team(t, team_failures);
-    report.fixpoint_iterations += team(t, team_fixpoint_iterations);
-    report.restores += team(t, team_restores);
-    report.replayed_decisions += team(t, team_replayed);
-    report.propagations += team(t, team_propagations);
-    report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
-    report.subproblems_solved += team(t, team_solved);
-  }
+  add_team_totals(report, team, portfolio);
   report.subproblems_skipped = control(ctl_skipped);
 #ifdef KCP_CHECK_INVARIANTS
   std::fprintf(stderr,

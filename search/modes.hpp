@@ -145,7 +145,7 @@ struct FreeRuns {
   /// the end. A neighbourhood adapts the share it fixes.
   template <class Row>
   KOKKOS_INLINE_FUNCTION void end(const Row& ts, bool exhausted) const {
-    if (ts(team_prefix) > 0 || ts(team_fix_permille) > 0) {
+    if (ts(team_fix_permille) > 0) {  // set by a row's first neighbourhood: this run is one
       std::int64_t f = ts(team_fix_permille);
       if (exhausted) {
         ts(team_lns_exhausted) += 1;

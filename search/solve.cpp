@@ -50,9 +50,11 @@ std::vector<std::int32_t> occurrences(const Program& p) {
   return occ;
 }
 
+/// The phases `phases` and the final one over every variable, on the device. With `shared`, the
+/// occurrences and the failure weights are shared's (computed and allocated once for both sets).
 template <class MemorySpace>
-SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o) {
-  std::vector<SearchPhase> phases = o.phases;
+SearchPhases<MemorySpace> upload_phases(const Program& p, std::vector<SearchPhase> phases, const SearchOptions& o,
+                                        const SearchPhases<MemorySpace>* shared = nullptr) {
   SearchPhase all{o.free_var_choice, ValueChoice::split, {}};
   for (int x = 0; x < p.num_vars(); ++x) all.vars.push_back(x);
   phases.push_back(all);  // every variable is fixed at a leaf
@@ -73,9 +75,14 @@ SearchPhases<MemorySpace> upload_phases(const Program& p, const SearchOptions& o
   d.vars = detail::upload<std::int32_t, MemorySpace>("kcp::search::phase_vars", vars);
   d.var_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::var_choice", vc);
   d.value_choice = detail::upload<std::int8_t, MemorySpace>("kcp::search::value_choice", valc);
-  d.occurrences = detail::upload<std::int32_t, MemorySpace>("kcp::search::occurrences", occurrences(p));
-  if (std::find(vc.begin(), vc.end(), static_cast<std::int8_t>(VarChoice::dom_wdeg)) != vc.end())
-    d.weights = Kokkos::View<std::int32_t*, MemorySpace>("kcp::search::weights", std::size_t(p.num_vars()));
+  if (shared != nullptr) {
+    d.occurrences = shared->occurrences;
+    d.weights = shared->weights;  // both sets end with the same phase: dom_wdeg in one is in the other
+  } else {
+    d.occurrences = detail::upload<std::int32_t, MemorySpace>("kcp::search::occurrences", occurrences(p));
+    if (std::find(vc.begin(), vc.end(), static_cast<std::int8_t>(VarChoice::dom_wdeg)) != vc.end())
+      d.weights = Kokkos::View<std::int32_t*, MemorySpace>("kcp::search::weights", std::size_t(p.num_vars()));
+  }
   d.seed = o.seed;
   return d;
 }
@@ -245,13 +252,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
   Kernel kernel;
   kernel.program = DeviceProgram<Memory>(host);
-  kernel.phases = upload_phases<Memory>(program, options);
-  {
-    SearchOptions free_search = options;
-    free_search.phases.clear();
-    kernel.free_phases = upload_phases<Memory>(program, free_search);
-    if (kernel.phases.weights.extent(0) > 0) kernel.free_phases.weights = kernel.phases.weights;
-  }
+  kernel.phases = upload_phases<Memory>(program, options.phases, options);
+  kernel.free_phases = upload_phases<Memory>(program, {}, options, &kernel.phases);
   report.store_slots = store_slots(options, rows, report.domain_bytes, capacity - report.subproblem_depth);
   report.snapshots = report.store_slots > 0;
   report.copy_distance = report.snapshots ? options.copy_distance : 0;

@@ -189,13 +189,38 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, s
   return b;
 }
 
+/// Solution phase saving: the branch on x (unfixed) whose first branch leads towards x = g, the
+/// value x has in the incumbent (g in x's domain): x = g | x != g with a bitset; else a split whose
+/// first half keeps g at one of its ends, so that the next decision on x (g an end) takes x = g.
+/// Still a partition of x's domain, as every branch is.
+template <class Store>
+KOKKOS_INLINE_FUNCTION Branch branch_towards(const Store& s, int x, std::int32_t g) {
+  Branch b;
+  b.var = x;
+  b.lo = s.min(x);
+  b.hi = s.max(x);
+  if (s.has_bits(x)) {
+    b.v = g;
+    b.kind = decide_value;
+  } else if (g == b.hi) {
+    b.v = b.hi - 1;  // x = hi | x < hi
+    b.reversed = true;
+  } else {
+    b.v = g;  // x <= g | x > g: x = lo at once when g = lo
+  }
+  return b;
+}
+
 /// The branching decision at the current node. `salt` (0: none) breaks the variable choice's ties
 /// from a rotation of each phase: the tie goes to the first variable at or after position salt mod
 /// the phase's size, instead of the first one (the free rows' restarts, search/modes.hpp). `adaptive`:
-/// whether dom_wdeg reads the failure weights here (see VarChoice::dom_wdeg).
+/// whether dom_wdeg reads the failure weights here (see VarChoice::dom_wdeg). `guide` (null: none):
+/// solution phase saving, the value choice replaced by branch_towards the guide's value where it is
+/// still in the chosen variable's domain (the free rows' incumbent).
 template <class TeamMember, class Phases, class Store>
 KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases& phases, const Store& s,
-                                            std::uint64_t salt = 0, bool adaptive = false) {
+                                            std::uint64_t salt = 0, bool adaptive = false,
+                                            const std::int32_t* guide = nullptr) {
   for (int k = 0; k < phases.size(); ++k) {
     const int first = phases.begin(k);
     const int n = phases.begin(k + 1) - first;
@@ -222,7 +247,9 @@ KOKKOS_INLINE_FUNCTION Branch select_branch(const TeamMember& team, const Phases
     if (best == INT64_MAX) continue;
     const int rank = static_cast<int>(((best % (1 << 28)) + (1 << 28)) % (1 << 28));
     const int position = rank + rotation < n ? rank + rotation : rank + rotation - n;
-    return branch_on(s, phases.vars(first + position), static_cast<ValueChoice>(phases.value_choice(k)), phases.seed);
+    const int x = phases.vars(first + position);
+    if (guide != nullptr && s.contains(x, guide[x])) return branch_towards(s, x, guide[x]);
+    return branch_on(s, x, static_cast<ValueChoice>(phases.value_choice(k)), phases.seed);
   }
   return Branch{};
 }

@@ -13,9 +13,10 @@
 //   incumbent, a run is a neighbourhood of large-neighbourhood search (LNS): a random share of the
 //   neighbourhood variables (the annotated decision variables, else all, the objective excepted) fixed
 //   to their incumbent values as the never-undone prefix of the decision stack, and the rest searched
-//   under the objective bound. The share adapts per row: a neighbourhood searched to the end within
-//   its limit fixes less next time (it was too small to hold an improvement), one cut by the limit
-//   fixes more. An improvement reaches every row at once through the shared bound, and the next
+//   under the objective bound, branching towards the incumbent's values first (solution phase
+//   saving, Demirović, Chu and Stuckey, CP 2018). The share adapts per row: a neighbourhood searched
+//   to the end within its limit fixes less next time (it was too small to hold an improvement), one
+//   cut by the limit fixes more. An improvement reaches every row at once through the shared bound, and the next
 //   neighbourhoods through the incumbent, which the host updates between launches.
 // A run's prefix is replayed like a subproblem path: copies of the store start below it, and
 // restores replay from them, so a neighbourhood costs its fixings' propagation once.
@@ -91,6 +92,7 @@ struct FreeRuns {
   std::int64_t base = 100;  ///< failures of the sequence's unit
   bool lns = true;          ///< neighbourhoods once an incumbent exists; false: restarts only
   bool alternate = false;   ///< odd runs follow the annotations, even ones free search (the two differ)
+  bool phase_saving = true; ///< once an incumbent exists, branch towards its values first
   std::uint64_t seed = 0;
   static constexpr int initial_fix_permille = 600, min_fix_permille = 50, max_fix_permille = 990, fix_step = 30;
 
@@ -133,6 +135,12 @@ struct FreeRuns {
     ts(team_depth) = depth;
     ts(team_restore) = 1;
     ts(team_snapshot) = 0;
+  }
+
+  /// The values free runs branch towards (search/branching.hpp's branch_towards): the incumbent's,
+  /// once the host has published one, with phase saving; else none.
+  KOKKOS_INLINE_FUNCTION const std::int32_t* guide(const SearchState<MemorySpace>& state, int num_vars) const {
+    return phase_saving && state.incumbent(num_vars) != 0 ? state.incumbent.data() : nullptr;
   }
 
   /// Whether the run in hand has spent its failures.

@@ -265,9 +265,11 @@ struct ParallelSearch {
         shared[2] = 0;
         // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
         // runs: end it at this node boundary, with the state as the last node left it.
-        // A free row ends with the complete search: it alone decides when the search is over.
+        // A free row ends with the complete search: it alone decides when the search is over (a
+        // state without complete rows, the host's beside a GPU, is stopped by the host).
         if (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
-            (!complete && Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
+            (!complete && complete_rows > 0 &&
+             Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
           shared[2] = 1;
         } else if (ts(team_subproblem) < 0) {
           if (complete) {
@@ -366,10 +368,12 @@ struct ParallelSearch {
       // Random value choices depend on the node's store only (search/branching.hpp), so the dive
       // above the subproblems is the same tree in every team.
       // Free rows break ties from their run's rotation; failure weights count where the tree is the row's own.
+      // Free rows with an incumbent take its values first where they can (solution phase saving).
       Branch b = failed ? Branch{}
                         : select_branch(team, !complete && ts(team_free_heuristic) ? free_phases : phases, s,
                                         complete ? 0 : std::uint64_t(ts(team_salt)),
-                                        !complete || static_cast<int>(ts(team_depth)) >= prefix);
+                                        !complete || static_cast<int>(ts(team_depth)) >= prefix,
+                                        complete ? nullptr : free_runs.guide(state, n));
       if (capped && b.var < 0) {
         // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
         // a solution. With every variable fixed nothing can narrow, so it ends at once.

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -169,6 +170,20 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
   }
 }
 
+/// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
+void add_work(SearchReport& to, const SearchReport& from) {
+  to.nodes += from.nodes;
+  to.failures += from.failures;
+  to.fixpoint_iterations += from.fixpoint_iterations;
+  to.restores += from.restores;
+  to.replayed_decisions += from.replayed_decisions;
+  to.propagations += from.propagations;
+  to.peak_depth = std::max(to.peak_depth, from.peak_depth);
+  to.restarts += from.restarts;
+  to.neighbourhoods += from.neighbourhoods;
+  to.neighbourhoods_exhausted += from.neighbourhoods_exhausted;
+}
+
 /// Copies of stores per row: one every copy_distance of the `levels` below the subproblem's root, at
 /// most 512, and as many as fit in the budget over all rows (none when not even the subproblem's root
 /// fits). The levels below the last one replay from it.
@@ -185,11 +200,11 @@ int store_slots(const SearchOptions& o, int rows, std::int64_t domain_bytes, std
 /// launch (a huge store, a slow fixpoint) ends at its next node, on every backend; joined on exit.
 class Watchdog {
  public:
-  Watchdog(volatile int* stop_flag, const SearchOptions& o, Clock::time_point start)
-      : thread_([this, stop_flag, &o, start]() {
+  Watchdog(std::vector<volatile int*> stop_flags, const SearchOptions& o, Clock::time_point start)
+      : thread_([this, flags = std::move(stop_flags), &o, start]() {
           while (!done_.load()) {
             if ((o.time_limit_s > 0 && seconds_since(start) >= o.time_limit_s) || (o.interrupted && *o.interrupted)) {
-              *stop_flag = 1;
+              for (volatile int* f : flags) *f = 1;
               return;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -207,147 +222,337 @@ class Watchdog {
   std::thread thread_;
 };
 
+/// A solution found: its key (the objective, or 0), which kind of row found it, and its values.
+enum Source { from_complete, from_restart, from_lns };
+struct Found {
+  std::int64_t key;
+  Source source;
+  bool host;  ///< found by the host's searcher beside the GPU (SearchOptions::host_teams)
+  std::vector<std::int32_t> values;
+};
+
+/// What one launch of a searcher left.
+struct Slice {
+  std::vector<Found> found;  ///< optimisation: its solutions
+  /// Satisfaction: its solutions by subproblem (the order of the sequential search).
+  std::vector<std::pair<std::int64_t, std::vector<std::int32_t>>> held;
+  int idle = 0;                       ///< complete rows with no subproblem left
+  bool complete = false;              ///< it has complete rows and every one is idle
+  std::int64_t open = INT64_MAX;      ///< the least subproblem still in a row's hands
+};
+
+/// One search state and its kernel on one execution space, launched in slices by the driver
+/// (run_search below), which owns time, signals, the incumbent, the bound and the output. The fleet
+/// of the chosen backend is one; in a GPU run the host's cores can run a second (free rows only:
+/// restarts and LNS, SearchOptions::host_teams) in the same process.
+class Searcher {
+ public:
+  virtual ~Searcher() = default;
+  /// Starts a slice (asynchronous on a GPU).
+  virtual void launch() = 0;
+  /// Whether the slice launched is still running (false on a host space, whose launches return done).
+  virtual bool running() const = 0;
+  /// Waits for the slice and collects what it left.
+  virtual Slice finish() = 0;
+  /// Hands the best objective and the incumbent's values (empty: none new) to the next slice.
+  virtual void publish(std::int64_t best, const std::vector<std::int32_t>& incumbent) = 0;
+  /// Adds the rows' counters into `report`.
+  virtual void add_totals(SearchReport& report) const = 0;
+  /// The flag that ends a running slice at its next node (raised by the Watchdog).
+  virtual volatile int* stop_flag() = 0;
+  /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
+  SearchReport setup;
+};
+
 template <class ExecSpace, bool Concurrent, bool Holes>
-SearchReport run_slices(const Program& original, const SearchOptions& options, const SolutionCallback& on_solution,
-                        const LaunchParams& lp) {
+class SliceSearcher final : public Searcher {
   using Memory = typename ExecSpace::memory_space;
   using Kernel = ParallelSearch<ExecSpace, Concurrent, Holes>;
-  const auto start = Clock::now();
-
-  SearchReport report;
-  report.team_size = lp.team_size;
-  report.vector_length = lp.vector_length;
-  report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
-  const Rows portfolio = portfolio_rows(options, report.teams);
-  const int rows = portfolio.total(), complete_rows = portfolio.complete, free_rows = portfolio.free;
-  report.free_teams = free_rows;
-  if (options.subproblem_depth >= 0) {
-    report.subproblem_depth = options.subproblem_depth;
-  } else if (complete_rows > 1) {
-    report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * complete_rows)));
-  }
-  if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
-  report.subproblems = std::int64_t(1) << report.subproblem_depth;
-
-  Kokkos::Profiling::pushRegion("kcp::search::setup");
-  // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
-  // replaced by its fixpoint. Built once on the host (the root fixpoint runs there), then copied to
-  // Memory (shared on a CPU).
-  Program program = original;
-  if (options.sort_propagators) sort_ternary_by_op(program);
-  if (options.bitset_span > 0) program.give_bitsets(options.bitset_span);
-  report.bitset_vars = program.num_bitset_vars();
-  DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
-  const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations);
-  const int n = program.num_vars();
-  const int words = static_cast<int>(program.bits.size());
-  if (!Holes && words > 0) throw std::logic_error("kcp: a program with bitsets in a kernel compiled without");
-  report.domain_bytes = std::int64_t(n) * 2 * sizeof(std::int32_t) + std::int64_t(words) * sizeof(DomainWord);
-  std::int64_t capacity = options.max_depth;
-  if (capacity <= 0) {
-    // The decision stacks of all teams together stay within 2^25 entries (640 MB), each at least 1024.
-    const std::int64_t each = std::max<std::int64_t>(1024, (std::int64_t(1) << 25) / rows);
-    capacity = std::min(std::max<std::int64_t>(expected_depth(program) + report.subproblem_depth, 1024), each);
-  }
-  capacity = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
-  Kernel kernel;
-  kernel.program = DeviceProgram<Memory>(host);
-  kernel.phases = upload_phases<Memory>(program, options.phases, options);
-  kernel.free_phases = upload_phases<Memory>(program, {}, options, &kernel.phases);
-  report.store_slots = store_slots(options, rows, report.domain_bytes, capacity - report.subproblem_depth);
-  report.snapshots = report.store_slots > 0;
-  report.copy_distance = report.snapshots ? options.copy_distance : 0;
-  // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
-  const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n);
-  report.reads_per_variable = n > 0 ? double(kernel.program.var_props.extent(0)) / n : 0;
-  // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
-  // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
-  // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
-  bool gpu_holes = false;
-#ifdef KOKKOS_ENABLE_CUDA
-  gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
-#endif
-  const bool queue_wanted =
-      options.fixpoint_mode == FixpointMode::queue ||
-      (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
-       (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
-  report.queue_fixpoint =
-      queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
-  kernel.state = SearchState<Memory>(rows, n, static_cast<int>(capacity), report.store_slots,
-                                     report.queue_fixpoint ? work_ints : 0, words);
-  kernel.queue = report.queue_fixpoint;
-#ifdef KCP_CHECK_INVARIANTS
-  if (report.subproblem_depth <= 22)
-    kernel.state.check_tree = decltype(kernel.state.check_tree)("kcp::search::check_tree",
-                                                                std::size_t(1) << report.subproblem_depth);
-#endif
-  kernel.root_fixpoint = root_fixpoint;
-  kernel.objective = options.objective;
-  kernel.path_length = report.subproblem_depth;
-  kernel.complete_rows = complete_rows;
-  kernel.free_runs.vars = detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n));
-  kernel.free_runs.sequence = options.restart;
-  kernel.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
-  kernel.free_runs.lns = options.lns;
-  kernel.free_runs.alternate = !options.phases.empty();
-  kernel.free_runs.seed = options.seed;
-  if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
-  // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
-  kernel.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity) + 1;
-  kernel.fixpoint.ternary_chunk = lp.vector_length;
-  kernel.fixpoint.local_ternary = options.local_fixpoint;
-  kernel.fixpoint.reconverge = options.reconverge;
-  kernel.fixpoint.max_iterations = options.max_fixpoint_iterations;
-  report.setup_time_s = std::chrono::duration<double>(Clock::now() - start).count();
-  Kokkos::Profiling::popRegion();
-
-  const std::size_t bytes = Kernel::scratch_bytes(n, words);
   using Policy = Kokkos::TeamPolicy<ExecSpace, SearchLaunchBounds>;
-  // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
-  // (the backend's default shape is the one measured, and is not second-guessed).
-  if (options.team_size > 0 || options.vector_length > 0) {
-    if (lp.vector_length > Policy::vector_length_max())
-      throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " +
-                                  ExecSpace::name() + ": at most " + std::to_string(Policy::vector_length_max()));
-    const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel, Kokkos::ParallelForTag());
-    if (lp.team_size > max_team)
-      throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
-                                  ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
-                                  std::to_string(lp.vector_length) + ")");
-  }
-  Policy policy(report.teams, lp.team_size, lp.vector_length);
-  report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
-                         : bytes <= std::size_t(policy.scratch_size_max(0)) ? 0 : 1;
-  if (bytes > std::size_t(policy.scratch_size_max(report.scratch_level)))
-    throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
-                            std::to_string(report.scratch_level));
-  policy.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
-  kernel.scratch_level = report.scratch_level;
+  /// Whether the host reads the state where it is (no copies, no global fences: a host searcher
+  /// beside a GPU must not wait for the GPU's slice).
+  static constexpr bool host_state = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
 
-  auto team = Kokkos::create_mirror_view(kernel.state.team);
-  auto control = Kokkos::create_mirror_view(kernel.state.control);
-  auto solution_row = Kokkos::create_mirror_view(
-      Kokkos::subview(kernel.state.solution, 0, Kokkos::ALL()));
-  std::int64_t budget = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
+ public:
+  /// `helper`: free rows only, for the host beside another searcher that runs the complete search.
+  SliceSearcher(const Program& original, const SearchOptions& options, const LaunchParams& lp, bool helper)
+      : options_(options), policy_(1, 1) {
+    const auto start = Clock::now();
+    SearchReport& report = setup;
+    report.space = ExecSpace::name();
+    report.team_size = lp.team_size;
+    report.vector_length = lp.vector_length;
+    report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
+    rows_ = helper ? Rows{0, report.teams, false} : portfolio_rows(options, report.teams);
+    const int rows = rows_.total();
+    report.free_teams = rows_.free;
+    if (helper) {
+      report.subproblem_depth = 0;
+    } else if (options.subproblem_depth >= 0) {
+      report.subproblem_depth = options.subproblem_depth;
+    } else if (rows_.complete > 1) {
+      report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * rows_.complete)));
+    }
+    if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
+    report.subproblems = std::int64_t(1) << report.subproblem_depth;
+
+    Kokkos::Profiling::pushRegion("kcp::search::setup");
+    // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
+    // replaced by its fixpoint. Built once on the host (the root fixpoint runs there), then copied to
+    // Memory (shared on a CPU).
+    Program program = original;
+    if (options.sort_propagators) sort_ternary_by_op(program);
+    if (options.bitset_span > 0) program.give_bitsets(options.bitset_span);
+    report.bitset_vars = program.num_bitset_vars();
+    DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
+    const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations);
+    n_ = program.num_vars();
+    const int words = static_cast<int>(program.bits.size());
+    if (!Holes && words > 0) throw std::logic_error("kcp: a program with bitsets in a kernel compiled without");
+    report.domain_bytes = std::int64_t(n_) * 2 * sizeof(std::int32_t) + std::int64_t(words) * sizeof(DomainWord);
+    std::int64_t capacity = options.max_depth;
+    if (capacity <= 0) {
+      // The decision stacks of all teams together stay within 2^25 entries (640 MB), each at least 1024.
+      const std::int64_t each = std::max<std::int64_t>(1024, (std::int64_t(1) << 25) / rows);
+      capacity = std::min(std::max<std::int64_t>(expected_depth(program) + report.subproblem_depth, 1024), each);
+    }
+    capacity_ = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
+    kernel_.program = DeviceProgram<Memory>(host);
+    kernel_.phases = upload_phases<Memory>(program, options.phases, options);
+    kernel_.free_phases = upload_phases<Memory>(program, {}, options, &kernel_.phases);
+    report.store_slots = store_slots(options, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
+    report.snapshots = report.store_slots > 0;
+    report.copy_distance = report.snapshots ? options.copy_distance : 0;
+    // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
+    const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n_);
+    report.reads_per_variable = n_ > 0 ? double(kernel_.program.var_props.extent(0)) / n_ : 0;
+    // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
+    // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
+    // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
+    bool gpu_holes = false;
+#ifdef KOKKOS_ENABLE_CUDA
+    gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#endif
+    const bool queue_wanted =
+        options.fixpoint_mode == FixpointMode::queue ||
+        (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
+         (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
+    report.queue_fixpoint =
+        queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+    kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
+                                        report.queue_fixpoint ? work_ints : 0, words);
+    kernel_.queue = report.queue_fixpoint;
+#ifdef KCP_CHECK_INVARIANTS
+    if (report.subproblem_depth <= 22)
+      kernel_.state.check_tree = decltype(kernel_.state.check_tree)("kcp::search::check_tree",
+                                                                    std::size_t(1) << report.subproblem_depth);
+#endif
+    kernel_.root_fixpoint = root_fixpoint;
+    kernel_.objective = options.objective;
+    kernel_.path_length = report.subproblem_depth;
+    kernel_.complete_rows = rows_.complete;
+    kernel_.free_runs.vars =
+        detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
+    kernel_.free_runs.sequence = options.restart;
+    kernel_.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
+    kernel_.free_runs.lns = options.lns;
+    kernel_.free_runs.phase_saving = options.phase_saving;
+    kernel_.free_runs.alternate = !options.phases.empty();
+    // The host's rows draw other runs than the GPU's under the same seed.
+    kernel_.free_runs.seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;
+    if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
+    // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
+    kernel_.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity_) + 1;
+    kernel_.fixpoint.ternary_chunk = lp.vector_length;
+    kernel_.fixpoint.local_ternary = options.local_fixpoint;
+    kernel_.fixpoint.reconverge = options.reconverge;
+    kernel_.fixpoint.max_iterations = options.max_fixpoint_iterations;
+    report.setup_time_s = seconds_since(start);
+    Kokkos::Profiling::popRegion();
+
+    const std::size_t bytes = Kernel::scratch_bytes(n_, words);
+    // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
+    // (the backend's default shape is the one measured, and is not second-guessed).
+    if (!helper && (options.team_size > 0 || options.vector_length > 0)) {
+      if (lp.vector_length > Policy::vector_length_max())
+        throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " +
+                                    ExecSpace::name() + ": at most " + std::to_string(Policy::vector_length_max()));
+      const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel_, Kokkos::ParallelForTag());
+      if (lp.team_size > max_team)
+        throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
+                                    ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
+                                    std::to_string(lp.vector_length) + ")");
+    }
+    policy_ = Policy(report.teams, lp.team_size, lp.vector_length);
+    report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
+                           : bytes <= std::size_t(policy_.scratch_size_max(0)) ? 0 : 1;
+    if (bytes > std::size_t(policy_.scratch_size_max(report.scratch_level)))
+      throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
+                              std::to_string(report.scratch_level));
+    policy_.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
+    kernel_.scratch_level = report.scratch_level;
+
+    team_ = Kokkos::create_mirror_view(kernel_.state.team);
+    control_ = Kokkos::create_mirror_view(kernel_.state.control);
+    incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
+    solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
+    budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
+    // A host searcher beside a GPU aims at short slices: the driver checks the GPU between them.
+    slice_s_ = helper ? 0.01 : 0.05;
+  }
+
+  void launch() override {
+    kernel_.node_budget = budget_;
+    // One team alternates: the complete row on even launches, the free row on odd ones.
+    kernel_.first_row = rows_.alternate ? launches_ % 2 : 0;
+    launch_start_ = Clock::now();
+    Kokkos::parallel_for("kcp::search::parallel", policy_, kernel_);
+  }
+
+  bool running() const override {
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+      return cudaStreamQuery(ExecSpace().cuda_stream()) == cudaErrorNotReady;
+#endif
+    return false;
+  }
+
+  Slice finish() override {
+    ExecSpace().fence();
+    ++launches_;
+    const double launch_s = seconds_since(launch_start_);
+    const int rows = rows_.total();
+    std::vector<std::int64_t> nodes_before(rows);
+    for (int t = 0; t < rows; ++t) nodes_before[t] = team_(t, team_nodes);
+    if constexpr (!host_state) Kokkos::deep_copy(team_, kernel_.state.team);
+    if (options_.slice_nodes <= 0) {
+      // Aim at launches of about slice_s_: prompt to stop and print, cheap to relaunch. The busiest
+      // team's nodes in this launch measure what a node costs; a launch that ended early (solutions,
+      // teams out of work) says little, so the budget grows at most twofold per launch.
+      std::int64_t busiest = 1;
+      for (int t = 0; t < rows; ++t) busiest = std::max(busiest, team_(t, team_nodes) - nodes_before[t]);
+      const double per_node = launch_s / double(busiest);
+      const double target = per_node > 0 ? slice_s_ / per_node : double(2 * budget_);
+      budget_ = std::max<std::int64_t>(1, std::min<std::int64_t>(2 * budget_, static_cast<std::int64_t>(target)));
+    }
+    if constexpr (!host_state) Kokkos::deep_copy(control_, kernel_.state.control);
+    if (control_(ctl_error) == 1) throw std::runtime_error("the search kernel did not get its team scratch");
+    if (control_(ctl_error) == 2)
+      throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity_) +
+                               " decisions); rerun with a larger --max-depth");
+
+    Slice slice;
+    bool any = false;
+    for (int t = 0; t < rows; ++t) {
+      if (!team_(t, team_has_solution)) continue;
+      any = true;
+      std::vector<std::int32_t> values(std::size_t(n_), 0);
+      if constexpr (host_state) {
+        for (int x = 0; x < n_; ++x) values[std::size_t(x)] = kernel_.state.solution(t, x);
+      } else {
+        Kokkos::deep_copy(solution_row_, Kokkos::subview(kernel_.state.solution, t, Kokkos::ALL()));
+        std::copy(solution_row_.data(), solution_row_.data() + n_, values.begin());
+      }
+      if (options_.objective >= 0) {
+        const Source source = t < rows_.complete ? from_complete
+                              : team_(t, team_fix_permille) > 0 ? from_lns
+                                                                : from_restart;
+        const std::int64_t key = values[std::size_t(options_.objective)];
+        slice.found.push_back(Found{key, source, false, std::move(values)});
+      } else {
+        slice.held.emplace_back(team_(t, team_solution_subproblem), std::move(values));
+      }
+      team_(t, team_has_solution) = 0;
+    }
+    if (!host_state && any) Kokkos::deep_copy(kernel_.state.team, team_);
+    for (int t = 0; t < rows; ++t)
+      if (team_(t, team_subproblem) >= 0) slice.open = std::min(slice.open, team_(t, team_subproblem));
+    for (int t = 0; t < rows_.complete; ++t) slice.idle += team_(t, team_idle) ? 1 : 0;
+    slice.complete = rows_.complete > 0 && slice.idle == rows_.complete;
+    return slice;
+  }
+
+  void publish(std::int64_t best, const std::vector<std::int32_t>& incumbent) override {
+    if (best < control_(ctl_best)) {
+      control_(ctl_best) = best;
+      if constexpr (!host_state) Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, int(ctl_best)), best);
+    }
+    if (rows_.free == 0 || incumbent.empty()) return;
+    for (int x = 0; x < n_; ++x) incumbent_(x) = incumbent[std::size_t(x)];
+    incumbent_(n_) = 1;
+    if constexpr (!host_state) Kokkos::deep_copy(kernel_.state.incumbent, incumbent_);
+  }
+
+  void add_totals(SearchReport& report) const override {
+    add_team_totals(report, team_, rows_);
+    report.subproblems_skipped += control_(ctl_skipped);
+    report.launches += launches_;
+#ifdef KCP_CHECK_INVARIANTS
+    const auto& control = control_;
+    std::fprintf(stderr,
+                 "kcp-check: teams=%d p=%d nodes=%lld leaks=%lld unnormalised=%lld incomplete=%lld (restored %lld) "
+                 "tree=%lld first=[%lld %lld %lld %lld %lld %lld]\n",
+                 setup.teams, setup.subproblem_depth, (long long)control(ctl_check_nodes),
+                 (long long)control(ctl_check_leaks), (long long)control(ctl_check_unnormalised),
+                 (long long)control(ctl_check_incomplete), (long long)control(ctl_check_incomplete_restored),
+                 (long long)control(ctl_check_tree), (long long)control(ctl_check_first),
+                 (long long)control(ctl_check_first + 1), (long long)control(ctl_check_first + 2),
+                 (long long)control(ctl_check_first + 3), (long long)control(ctl_check_first + 4),
+                 (long long)control(ctl_check_first + 5));
+#endif
+  }
+
+  volatile int* stop_flag() override { return kernel_.state.stop.data(); }
+
+ private:
+  SearchOptions options_;
+  Rows rows_;
+  int n_ = 0;
+  std::int64_t capacity_ = 0;
+  Kernel kernel_;
+  Policy policy_;
+  typename decltype(Kernel::state.team)::HostMirror team_;
+  typename decltype(Kernel::state.control)::HostMirror control_;
+  typename decltype(Kernel::state.incumbent)::HostMirror incumbent_;
+  decltype(Kokkos::create_mirror_view(Kokkos::subview(Kernel().state.solution, 0, Kokkos::ALL()))) solution_row_;
+  std::int64_t budget_ = 1;
+  double slice_s_ = 0.05;
+  int launches_ = 0;
+  Clock::time_point launch_start_;
+};
+
+/// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
+/// no atomics, several narrow it concurrently and do; bitsets only where the program has them.
+template <class ExecSpace>
+std::unique_ptr<Searcher> make_searcher(const Program& program, const SearchOptions& o, const LaunchParams& lp,
+                                        bool helper) {
+  const bool shared = lp.team_size * lp.vector_length > 1, holes = has_bitsets(program, o);
+  if (shared && holes) return std::make_unique<SliceSearcher<ExecSpace, true, true>>(program, o, lp, helper);
+  if (shared) return std::make_unique<SliceSearcher<ExecSpace, true, false>>(program, o, lp, helper);
+  if (holes) return std::make_unique<SliceSearcher<ExecSpace, false, true>>(program, o, lp, helper);
+  return std::make_unique<SliceSearcher<ExecSpace, false, false>>(program, o, lp, helper);
+}
+
+/// The driver: launches the fleet in slices and, with a helper (the host's free rows beside a GPU),
+/// the helper's slices while the fleet's runs; between slices it hands new solutions to the caller,
+/// shares the best objective and the incumbent between the two, checks the time limit and the
+/// interrupt flag, and decides when to stop (when the fleet's complete rows are all idle).
+SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& options,
+                        const SolutionCallback& on_solution, Clock::time_point start) {
+  SearchReport report = fleet.setup;
+  if (helper != nullptr) report.host_teams = helper->setup.teams;
   std::int64_t best_reported = INT64_MAX;
   bool stop = false, unreported = false;
-
-  const Watchdog watchdog(kernel.state.stop.data(), options, start);
+  std::vector<volatile int*> flags{fleet.stop_flag()};
+  if (helper != nullptr) flags.push_back(helper->stop_flag());
+  const Watchdog watchdog(flags, options, start);
   // Satisfaction: solutions by subproblem, in the order found within one (see below).
   std::multimap<std::int64_t, std::vector<std::int32_t>> held;
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
-  // A solution found: its key (the objective, or 0), which kind of row found it, and its values.
-  enum Source { from_complete, from_restart, from_lns };
-  struct Found {
-    std::int64_t key;
-    Source source;
-    std::vector<std::int32_t> values;
-  };
-  // The incumbent the free rows build neighbourhoods from, published between launches.
-  auto incumbent = Kokkos::create_mirror_view(kernel.state.incumbent);
-  bool improved = false;
+  // The incumbent the free rows build neighbourhoods from, published between slices.
+  std::vector<std::int32_t> incumbent;
   const auto deliver = [&](std::vector<Found>& found) {
-    for (auto& [key, source, values] : found) {
+    for (auto& [key, source, host, values] : found) {
       if (stop) {
         unreported = unreported || options.objective < 0;
         continue;
@@ -359,11 +564,8 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
         (source == from_complete ? report.improvements_complete
          : source == from_lns    ? report.improvements_lns
                                  : report.improvements_restart) += 1;
-        if (free_rows > 0) {
-          for (int x = 0; x < n; ++x) incumbent(x) = values[std::size_t(x)];
-          incumbent(n) = 1;
-          improved = true;
-        }
+        report.improvements_host += host ? 1 : 0;
+        incumbent = values;
       }
       ++report.solutions;
       if (!on_solution(values)) {
@@ -374,79 +576,50 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
         stop = limit_reached = true;
     }
   };
+  // Optimisation: worst first, so that the caller sees an improving sequence.
+  const auto by_key = [](const Found& a, const Found& b) { return a.key > b.key; };
   while (!stop) {
-    kernel.node_budget = budget;
-    // One team alternates: the complete row on even launches, the free row on odd ones.
-    kernel.first_row = portfolio.alternate ? report.launches % 2 : 0;
-    const auto launch_start = Clock::now();
-    Kokkos::parallel_for("kcp::search::parallel", policy, kernel);
-    Kokkos::fence();
-    ++report.launches;
-    const double launch_s = seconds_since(launch_start);
-    std::vector<std::int64_t> nodes_before(rows);
-    for (int t = 0; t < rows; ++t) nodes_before[t] = team(t, team_nodes);
-    Kokkos::deep_copy(team, kernel.state.team);
-    if (options.slice_nodes <= 0) {
-      // Aim at launches of about 50 ms: prompt to stop and print, cheap to relaunch. The busiest
-      // team's nodes in this launch measure what a node costs; a launch that ended early (solutions,
-      // teams out of work) says little, so the budget grows at most twofold per launch.
-      std::int64_t busiest = 1;
-      for (int t = 0; t < rows; ++t) busiest = std::max(busiest, team(t, team_nodes) - nodes_before[t]);
-      const double per_node = launch_s / double(busiest);
-      const double target = per_node > 0 ? 0.05 / per_node : double(2 * budget);
-      budget = std::max<std::int64_t>(1, std::min<std::int64_t>(2 * budget, static_cast<std::int64_t>(target)));
-    }
-    Kokkos::deep_copy(control, kernel.state.control);
-    if (control(ctl_error) == 1) throw std::runtime_error("the search kernel did not get its team scratch");
-    if (control(ctl_error) == 2)
-      throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity) +
-                               " decisions); rerun with a larger --max-depth");
-
-    // Hand the new solutions over. Optimisation: worst first, so that the caller sees an improving
-    // sequence. Satisfaction with a solution limit: in the order of the sequential search, so that
-    // the first solution printed is the one a sequential search following the annotations reaches
-    // first: a solution is held until every subproblem before its own is finished (subproblems are
-    // numbered in depth-first order, and each team's search inside one is sequential). Satisfaction
-    // with -a: as found.
+    fleet.launch();
     std::vector<Found> found;
-    bool any = false;
-    for (int t = 0; t < rows; ++t) {
-      if (!team(t, team_has_solution)) continue;
-      any = true;
-      Kokkos::deep_copy(solution_row, Kokkos::subview(kernel.state.solution, t, Kokkos::ALL()));
-      std::vector<std::int32_t> values(solution_row.data(), solution_row.data() + n);
-      if (options.objective >= 0) {
-        const Source source = t < complete_rows ? from_complete : team(t, team_fix_permille) > 0 ? from_lns : from_restart;
-        found.push_back(Found{values[options.objective], source, std::move(values)});
-      } else {
-        held.emplace(team(t, team_solution_subproblem), std::move(values));
-      }
-      team(t, team_has_solution) = 0;
+    if (helper != nullptr) {
+      // The helper's slices while the fleet's runs (one after it on a host fleet, whose launch
+      // returned done); its improvements reach its own next slice at once, the fleet's next one.
+      do {
+        helper->launch();
+        Slice h = helper->finish();
+        for (Found& f : h.found) f.host = true;
+        std::stable_sort(h.found.begin(), h.found.end(), by_key);
+        deliver(h.found);
+        helper->publish(best_reported, incumbent);
+      } while (fleet.running() && !stop);
     }
-    if (any) Kokkos::deep_copy(kernel.state.team, team);
+    Slice slice = fleet.finish();
+
+    // Hand the new solutions over. Satisfaction with a solution limit: in the order of the
+    // sequential search, so that the first solution printed is the one a sequential search following
+    // the annotations reaches first: a solution is held until every subproblem before its own is
+    // finished (subproblems are numbered in depth-first order, and each team's search inside one is
+    // sequential). Satisfaction with -a: as found.
     if (options.objective >= 0) {
-      std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.key > b.key; });
+      found = std::move(slice.found);
+      std::stable_sort(found.begin(), found.end(), by_key);
     } else {
-      // The least subproblem still in a team's hands: every one before it is finished.
-      std::int64_t open = INT64_MAX;
-      for (int t = 0; t < rows; ++t)
-        if (team(t, team_subproblem) >= 0) open = std::min(open, team(t, team_subproblem));
+      for (auto& [index, values] : slice.held) held.emplace(index, std::move(values));
       const bool in_order = options.max_solutions > 0;
-      while (!held.empty() && (!in_order || held.begin()->first <= open)) {
-        found.push_back(Found{0, from_complete, std::move(held.begin()->second)});
+      while (!held.empty() && (!in_order || held.begin()->first <= slice.open)) {
+        found.push_back(Found{0, from_complete, false, std::move(held.begin()->second)});
         held.erase(held.begin());
       }
     }
     deliver(found);
-    if (improved) {
-      Kokkos::deep_copy(kernel.state.incumbent, incumbent);
-      improved = false;
+    if (options.objective >= 0 && best_reported != INT64_MAX) {
+      fleet.publish(best_reported, incumbent);
+      if (helper != nullptr) helper->publish(best_reported, incumbent);
+      incumbent.clear();  // published: the next publish sends values only when they change
     }
 
-    int idle = 0;
-    for (int t = 0; t < complete_rows; ++t) idle += team(t, team_idle) ? 1 : 0;
-    report.idle_teams = idle;
-    if (idle == complete_rows) {  // free rows never finish: the complete ones decide
+    report.idle_teams = slice.idle;
+    if (slice.complete) {  // free rows never finish: the complete ones decide
       report.complete = true;
       stop = true;
     }
@@ -465,7 +638,7 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
         unreported = true;
       } else {
         std::vector<Found> rest;
-        for (auto& [index, values] : held) rest.push_back(Found{0, from_complete, std::move(values)});
+        for (auto& [index, values] : held) rest.push_back(Found{0, from_complete, false, std::move(values)});
         stop = false;
         deliver(rest);
         stop = true;
@@ -477,20 +650,15 @@ SearchReport run_slices(const Program& original, const SearchOptions& options, c
   // search is not complete, even when every team happens to be idle.
   if (unreported) report.complete = false;
 
-  add_team_totals(report, team, portfolio);
-  report.subproblems_skipped = control(ctl_skipped);
-#ifdef KCP_CHECK_INVARIANTS
-  std::fprintf(stderr,
-               "kcp-check: teams=%d p=%d nodes=%lld leaks=%lld unnormalised=%lld incomplete=%lld (restored %lld) "
-               "tree=%lld first=[%lld %lld %lld %lld %lld %lld]\n",
-               report.teams, report.subproblem_depth, (long long)control(ctl_check_nodes),
-               (long long)control(ctl_check_leaks), (long long)control(ctl_check_unnormalised),
-               (long long)control(ctl_check_incomplete), (long long)control(ctl_check_incomplete_restored),
-               (long long)control(ctl_check_tree), (long long)control(ctl_check_first),
-               (long long)control(ctl_check_first + 1), (long long)control(ctl_check_first + 2),
-               (long long)control(ctl_check_first + 3), (long long)control(ctl_check_first + 4),
-               (long long)control(ctl_check_first + 5));
-#endif
+  fleet.add_totals(report);
+  if (helper != nullptr) {
+    SearchReport h;
+    helper->add_totals(h);
+    report.host_nodes = h.nodes;
+    report.free_teams += helper->setup.free_teams;
+    add_work(report, h);
+  }
+  if (helper != nullptr) report.setup_time_s += helper->setup.setup_time_s;
   report.best = best_reported;
   if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
   report.solve_time_s = seconds_since(start);
@@ -504,15 +672,20 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   LaunchParams lp = default_launch_params<ExecSpace>();
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
-  // One thread per store needs no atomics; several narrow it concurrently and do.
   const auto run = [&](const SearchOptions& o, const SolutionCallback& cb) {
-    const bool shared = lp.team_size * lp.vector_length > 1, holes = has_bitsets(program, o);
-    SearchReport r = shared ? (holes ? run_slices<ExecSpace, true, true>(program, o, cb, lp)
-                                     : run_slices<ExecSpace, true, false>(program, o, cb, lp))
-                            : (holes ? run_slices<ExecSpace, false, true>(program, o, cb, lp)
-                                     : run_slices<ExecSpace, false, false>(program, o, cb, lp));
-    r.space = ExecSpace::name();
-    return r;
+    const auto start = Clock::now();
+    const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
+    // The host's cores beside the fleet: free rows on the host space (one thread each).
+    std::unique_ptr<Searcher> helper;
+    if (o.host_teams != 0 && o.objective >= 0 && portfolio_rows(o, 2).free > 0) {
+      using Host = Kokkos::DefaultHostExecutionSpace;
+      SearchOptions h = o;
+      h.teams = std::max(0, o.host_teams);
+      h.team_size = h.vector_length = 0;
+      h.scratch_level = -1;
+      helper = make_searcher<Host>(program, h, default_launch_params<Host>(), true);
+    }
+    return run_search(*fleet, helper.get(), o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&
                      default_teams<ExecSpace>(lp) > 1;
@@ -550,14 +723,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   const double probe_s = seconds_since(start);
   if (options.time_limit_s > 0) f.time_limit_s = std::max(1e-3, options.time_limit_s - probe_s);
   SearchReport r = run(f, on_solution);
-  r.nodes += pr.nodes;
-  r.failures += pr.failures;
-  r.fixpoint_iterations += pr.fixpoint_iterations;
-  r.restores += pr.restores;
-  r.replayed_decisions += pr.replayed_decisions;
-  r.propagations += pr.propagations;
+  add_work(r, pr);
   r.launches += pr.launches;
-  r.peak_depth = std::max(r.peak_depth, pr.peak_depth);
   r.setup_time_s += pr.setup_time_s;
   r.solve_time_s += probe_s;
   r.probe_s = probe_s;

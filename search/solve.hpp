@@ -78,6 +78,11 @@ struct SearchOptions {
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
+  bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
+  /// Host threads that run free rows (restarts and LNS) beside the fleet, on the host's execution
+  /// space, sharing the bound and the incumbent (meant for a GPU fleet; on a CPU fleet the two take
+  /// turns). 0: none; -1: every host thread. Optimisation with a portfolio only.
+  int host_teams = 0;
   /// The variables LNS fixes from (store variables); empty: those of `phases`, else every variable.
   std::vector<int> neighbourhood;
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
@@ -103,6 +108,9 @@ struct SearchReport {
   /// Improving solutions handed over, by the rows that found them: complete, free before any
   /// incumbent existed (restarts), free from a neighbourhood (LNS).
   std::int64_t improvements_complete = 0, improvements_restart = 0, improvements_lns = 0;
+  std::int64_t improvements_host = 0;  ///< of those, found by the host's rows beside the fleet
+  int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
+  std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
   double best_time_s = 0;  ///< when the last improving solution was handed over (since the search began)
   /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
   std::int64_t objective_bound = INT64_MIN;

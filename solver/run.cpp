@@ -63,6 +63,8 @@ struct Options {
   std::string restart = "luby";
   std::int64_t restart_base = 100;
   bool lns = true;
+  bool phase_saving = true;
+  int host_teams = 0;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
   bool preprocess = true;
@@ -122,6 +124,11 @@ void add_options(CLI::App& app, Options& o) {
                  "alternates between the two; default " +
                      fmt::format("{}", default_portfolio) + ")")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--host-teams", o.host_teams,
+                 "Optimisation: host threads running restarts and large-neighbourhood search beside the "
+                 "backend's teams, in the same process, sharing the best solution (for a GPU run; 0: none, the "
+                 "default; -1: every host thread)")
+      ->check(CLI::Range(-1, 1 << 20));
   app.add_option("--free-var-choice", o.free_var_choice,
                  "Variable choice of free search (-f, and the variables no annotation covers): dom_w_deg "
                  "(failure-weighted, the default) or first_fail; the value choice splits the domain")
@@ -135,6 +142,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--lns,!--no-lns", o.lns,
                "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
                "off: restarts only)");
+  app.add_flag("--phase-saving,!--no-phase-saving", o.phase_saving,
+               "The portfolio's runs branch towards the best solution's values first once one exists (solution "
+               "phase saving; default on)");
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
@@ -316,6 +326,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                                         : RestartSequence::luby;
   so.restart_base = o.restart_base;
   so.lns = o.lns;
+  so.phase_saving = o.phase_saving;
+  so.host_teams = o.host_teams;
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;
@@ -414,6 +426,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "teams", std::to_string(rep.teams));
     stat(out, "idleTeams", std::to_string(rep.idle_teams));
     stat(out, "freeTeams", std::to_string(rep.free_teams));
+    if (rep.host_teams > 0) {
+      stat(out, "hostTeams", std::to_string(rep.host_teams));
+      stat(out, "hostNodes", std::to_string(rep.host_nodes));
+    }
     stat(out, "restarts", std::to_string(rep.restarts));
     stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));
     stat(out, "neighbourhoodsExhausted", std::to_string(rep.neighbourhoods_exhausted));
@@ -421,6 +437,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));
       stat(out, "improvementsRestart", std::to_string(rep.improvements_restart));
       stat(out, "improvementsLns", std::to_string(rep.improvements_lns));
+      if (rep.host_teams > 0) stat(out, "improvementsHost", std::to_string(rep.improvements_host));
       if (rep.solutions > 0) stat(out, "timeOfBest", fmt::format("{:.3f}", rep.best_time_s));
       if (rep.objective_bound != INT64_MIN && rep.objective_bound != INT64_MAX)
         stat(out, "objectiveBound",

@@ -1,16 +1,19 @@
 // The portfolio (search/modes.hpp): free rows running restarts and LNS beside the complete subproblem
 // search. What it must keep: the optimum complete search proves, proven the same way (only complete
 // rows end the search); every reported solution a solution, each improving the last; satisfaction
-// untouched; the same run under a fixed seed on Serial; stopping at the time limit and on a signal.
+// untouched; the same run under a fixed seed on Serial; stopping at the time limit and on a signal;
+// the host's rows beside the fleet (SearchOptions::host_teams) and solution phase saving likewise.
 #include "search/solve.hpp"
 
 #include "domains/fixpoint.hpp"
 #include "search/modes.hpp"
+#include "search/parallel_search.hpp"
 #include "tests/backends.hpp"
 #include "tests/random_programs.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <random>
 #include <vector>
@@ -68,6 +71,53 @@ Run run(const Program& p, SearchOptions o) {
   return r;
 }
 
+/// Solution phase saving (search/branching.hpp's branch_towards): the first branch keeps the guide's
+/// value and reaches x = g within two decisions; the two branches partition x's domain, with a bitset
+/// and without, for every value of the domain as the guide.
+TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
+  using Search = ParallelSearch<Kokkos::DefaultHostExecutionSpace, false, true>;
+  for (const bool bits : {false, true}) {
+    Program p;
+    const int x = p.add_var(3, 11);
+    if (bits) p.give_bitsets(64);
+    p.store().remove(x, 6);  // a hole (kept with a bitset only)
+    std::vector<std::int64_t> root;
+    for (std::int64_t v = 3; v <= 11; ++v)
+      if (p.store().contains(x, v)) root.push_back(v);
+    for (const std::int64_t g : root) {
+      const auto values_of = [&](Program& q) {
+        std::vector<std::int64_t> out;
+        for (std::int64_t v = 3; v <= 11; ++v)
+          if (q.lb[0] <= q.ub[0] && q.store().contains(x, v)) out.push_back(v);
+        return out;
+      };
+      const Branch b = branch_towards(p.store(), x, static_cast<std::int32_t>(g));
+      const Decision d{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind};
+      Program left = p, right = p;
+      int st = 0;
+      Search::apply(d, false, left.store(), st);
+      Search::apply(d, true, right.store(), st);
+      std::vector<std::int64_t> both = values_of(left), r = values_of(right);
+      const std::string where = (bits ? "bitset, g = " : "bounds, g = ") + std::to_string(g);
+      EXPECT_TRUE(std::find(both.begin(), both.end(), g) != both.end()) << where;
+      EXPECT_TRUE(std::find(r.begin(), r.end(), g) == r.end()) << where;
+      both.insert(both.end(), r.begin(), r.end());
+      std::sort(both.begin(), both.end());
+      EXPECT_EQ(both, root) << where;  // disjoint and covering
+      if (left.lb[0] != left.ub[0]) {  // a second decision on x takes x = g
+        const Branch b2 = branch_towards(left.store(), x, static_cast<std::int32_t>(g));
+        const Decision d2{b2.var, b2.lo, b2.hi, b2.v, static_cast<std::int8_t>(b2.reversed), 0, b2.kind};
+        Search::apply(d2, false, left.store(), st);
+        EXPECT_EQ(left.lb[0], g) << where;
+        EXPECT_EQ(left.ub[0], g) << where;
+      }
+      if (bits) {
+        EXPECT_EQ(left.lb[0], left.ub[0]) << where;  // x = g at once
+      }
+    }
+  }
+}
+
 TEST(Portfolio, LubySequence) {
   const std::vector<std::int64_t> expected{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1};
   for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(luby(std::int64_t(i) + 1), expected[i]) << i + 1;
@@ -95,13 +145,17 @@ TYPED_TEST(PortfolioOnBackend, ReachesAndProvesTheOptimumOfCompleteSearch) {
     RestartSequence sequence;
     std::int64_t base;
     bool lns;
+    bool phase_saving;
+    int host_teams;
   };
-  const std::vector<Shape> shapes{{1, 0.5, RestartSequence::luby, 1, true},
-                                  {2, 0.5, RestartSequence::luby, 2, true},
-                                  {4, 0.75, RestartSequence::geometric, 1, true},
-                                  {3, 0.5, RestartSequence::luby, 1, false}};
+  const std::vector<Shape> shapes{{1, 0.5, RestartSequence::luby, 1, true, true, 0},
+                                  {2, 0.5, RestartSequence::luby, 2, true, false, 0},
+                                  {4, 0.75, RestartSequence::geometric, 1, true, true, 0},
+                                  {3, 0.5, RestartSequence::luby, 1, false, true, 0},
+                                  {1, 0.5, RestartSequence::luby, 1, true, true, 2},
+                                  {3, 0.5, RestartSequence::luby, 2, true, true, 1}};
   const int models = test::quick_mode() ? 15 : 60;
-  std::int64_t neighbourhoods = 0, free_improvements = 0, optimised = 0;
+  std::int64_t neighbourhoods = 0, free_improvements = 0, optimised = 0, host_nodes = 0;
   for (int seed = 0; seed < models; ++seed) {
     int objective = -1;
     const Program p = random_optimisation(seed, objective);
@@ -120,17 +174,26 @@ TYPED_TEST(PortfolioOnBackend, ReachesAndProvesTheOptimumOfCompleteSearch) {
       f.restart = shape.sequence;
       f.restart_base = shape.base;
       f.lns = shape.lns;
+      f.phase_saving = shape.phase_saving;
+      f.host_teams = shape.host_teams;
       f.seed = std::uint64_t(seed);
       f.slice_nodes = 3;  // many launches: the incumbent reaches the free rows early
       const Run r = run<TypeParam>(p, f);
       const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(shape.teams) + " teams, share " +
-                                std::to_string(shape.share);
+                                std::to_string(shape.share) + ", host teams " + std::to_string(shape.host_teams);
       EXPECT_TRUE(r.report.complete) << where;
       EXPECT_EQ(r.report.best, reference.report.best) << where;
       EXPECT_TRUE(r.all_valid) << where;
       EXPECT_TRUE(r.improving) << where;
-      EXPECT_EQ(r.report.free_teams, shape.teams == 1 ? 1 : std::clamp(int(std::lround(shape.teams * shape.share)), 1, shape.teams - 1))
+      EXPECT_EQ(r.report.free_teams, shape.host_teams + (shape.teams == 1 ? 1 : std::clamp(int(std::lround(shape.teams * shape.share)), 1, shape.teams - 1)))
           << where;
+      EXPECT_EQ(r.report.host_teams, shape.host_teams) << where;
+      EXPECT_LE(r.report.host_nodes, r.report.nodes) << where;
+      if (shape.host_teams == 0) {
+        EXPECT_EQ(r.report.host_nodes, 0) << where;
+      }
+      EXPECT_LE(r.report.improvements_host, r.report.improvements_lns + r.report.improvements_restart) << where;
+      host_nodes += r.report.host_nodes;
       if (!shape.lns) {
         EXPECT_EQ(r.report.neighbourhoods, 0) << where;
       }
@@ -144,6 +207,7 @@ TYPED_TEST(PortfolioOnBackend, ReachesAndProvesTheOptimumOfCompleteSearch) {
   EXPECT_GT(optimised, models / 3);
   EXPECT_GT(neighbourhoods, 0);
   EXPECT_GT(free_improvements, 0);
+  EXPECT_GT(host_nodes, 0);
 }
 
 /// Satisfaction keeps the complete search alone: the same solutions, none twice, with a portfolio asked for.
@@ -189,26 +253,33 @@ Program knapsack(int& objective) {
 TYPED_TEST(PortfolioOnBackend, TimeLimitAndInterruptStopEveryRow) {
   int objective = -1;
   const Program p = knapsack(objective);
-  SearchOptions o;
-  o.objective = objective;
-  o.teams = 2;
-  o.portfolio = 0.5;
-  o.restart_base = 5;
-  o.time_limit_s = 0.3;
-  const Run timed = run<TypeParam>(p, o);
-  EXPECT_TRUE(timed.report.timed_out);
-  EXPECT_FALSE(timed.report.complete);
-  EXPECT_LT(timed.report.solve_time_s, 5.0);
-  EXPECT_GT(timed.report.solutions, 0);
-  EXPECT_TRUE(timed.all_valid && timed.improving);
-  EXPECT_GT(timed.report.restarts + timed.report.neighbourhoods, 0);
+  // With the host's rows beside the fleet too: they stop with it, and share its solutions.
+  for (const int host_teams : {0, 2}) {
+    SearchOptions o;
+    o.objective = objective;
+    o.teams = 2;
+    o.portfolio = 0.5;
+    o.restart_base = 5;
+    o.host_teams = host_teams;
+    o.time_limit_s = 0.3;
+    const std::string where = std::to_string(host_teams) + " host teams";
+    const Run timed = run<TypeParam>(p, o);
+    EXPECT_TRUE(timed.report.timed_out) << where;
+    EXPECT_FALSE(timed.report.complete) << where;
+    EXPECT_LT(timed.report.solve_time_s, 5.0) << where;
+    EXPECT_GT(timed.report.solutions, 0) << where;
+    EXPECT_TRUE(timed.all_valid && timed.improving) << where;
+    EXPECT_GT(timed.report.restarts + timed.report.neighbourhoods, 0) << where;
+    EXPECT_EQ(timed.report.host_teams, host_teams) << where;
+    EXPECT_EQ(timed.report.host_nodes > 0, host_teams > 0) << where;
 
-  static volatile std::sig_atomic_t flag = 1;
-  o.time_limit_s = 0;
-  o.interrupted = &flag;
-  const Run stopped = run<TypeParam>(p, o);
-  EXPECT_TRUE(stopped.report.interrupted);
-  EXPECT_FALSE(stopped.report.complete);
+    static volatile std::sig_atomic_t flag = 1;
+    o.time_limit_s = 0;
+    o.interrupted = &flag;
+    const Run stopped = run<TypeParam>(p, o);
+    EXPECT_TRUE(stopped.report.interrupted) << where;
+    EXPECT_FALSE(stopped.report.complete) << where;
+  }
 }
 
 #ifdef KOKKOS_ENABLE_SERIAL

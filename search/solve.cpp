@@ -11,6 +11,8 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -205,6 +207,7 @@ class Watchdog {
           while (!done_.load()) {
             if ((o.time_limit_s > 0 && seconds_since(start) >= o.time_limit_s) || (o.interrupted && *o.interrupted)) {
               for (volatile int* f : flags) *f = 1;
+              fired_ = true;
               return;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -216,9 +219,11 @@ class Watchdog {
   }
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
+  /// Whether it has raised the flags (they stay raised).
+  bool fired() const { return fired_.load(); }
 
  private:
-  std::atomic<bool> done_{false};
+  std::atomic<bool> done_{false}, fired_{false};
   std::thread thread_;
 };
 
@@ -260,6 +265,8 @@ class Searcher {
   virtual void add_totals(SearchReport& report) const = 0;
   /// The flag that ends a running slice at its next node (raised by the Watchdog).
   virtual volatile int* stop_flag() = 0;
+  /// Makes the calling thread able to ask running() (the GPU it runs on current in that thread).
+  virtual void bind_thread() const {}
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -397,8 +404,6 @@ class SliceSearcher final : public Searcher {
     incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
     solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
     budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
-    // A host searcher beside a GPU aims at short slices: the driver checks the GPU between them.
-    slice_s_ = helper ? 0.01 : 0.05;
   }
 
   void launch() override {
@@ -504,6 +509,12 @@ class SliceSearcher final : public Searcher {
 
   volatile int* stop_flag() override { return kernel_.state.stop.data(); }
 
+  void bind_thread() const override {
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) cudaSetDevice(ExecSpace().cuda_device());
+#endif
+  }
+
  private:
   SearchOptions options_;
   Rows rows_;
@@ -516,9 +527,56 @@ class SliceSearcher final : public Searcher {
   typename decltype(Kernel::state.incumbent)::HostMirror incumbent_;
   decltype(Kokkos::create_mirror_view(Kokkos::subview(Kernel().state.solution, 0, Kokkos::ALL()))) solution_row_;
   std::int64_t budget_ = 1;
-  double slice_s_ = 0.05;
+  double slice_s_ = 0.05;  ///< the launch time the node budget aims at
   int launches_ = 0;
   Clock::time_point launch_start_;
+};
+
+/// While a helper's slice runs beside a fleet's slice on a GPU, ends the helper's slice (its stop
+/// flag, at its next node) as soon as the fleet's has ended, so that the GPU waits for the host one
+/// node at most, not a whole slice; a thread polling the fleet every 100 us while armed.
+class SliceCutter {
+ public:
+  SliceCutter(const Searcher& fleet, volatile int* helper_stop)
+      : thread_([this, &fleet, helper_stop]() {
+          fleet.bind_thread();
+          while (!done_.load()) {
+            {
+              const std::lock_guard<std::mutex> lock(mutex_);
+              if (armed_ && !fleet.running()) {
+                *helper_stop = 1;
+                armed_ = false;
+                cut_at_ = Clock::now();
+                cut_ = true;
+              }
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+          }
+        }) {}
+  ~SliceCutter() {
+    done_ = true;
+    thread_.join();
+  }
+  SliceCutter(const SliceCutter&) = delete;
+  SliceCutter& operator=(const SliceCutter&) = delete;
+  void arm() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    armed_ = true;
+    cut_ = false;
+  }
+  /// Disarms; returns when it saw the fleet's slice end, if it cut the helper's.
+  std::optional<Clock::time_point> disarm() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    armed_ = false;
+    return cut_ ? std::optional<Clock::time_point>(cut_at_) : std::nullopt;
+  }
+
+ private:
+  std::mutex mutex_;
+  bool armed_ = false, cut_ = false;
+  Clock::time_point cut_at_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
 };
 
 /// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
@@ -546,6 +604,9 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
   std::vector<volatile int*> flags{fleet.stop_flag()};
   if (helper != nullptr) flags.push_back(helper->stop_flag());
   const Watchdog watchdog(flags, options, start);
+  // Beside a fleet on another device, the helper's slices end with the fleet's.
+  std::unique_ptr<SliceCutter> cutter;
+  if (helper != nullptr) cutter = std::make_unique<SliceCutter>(fleet, helper->stop_flag());
   // Satisfaction: solutions by subproblem, in the order found within one (see below).
   std::multimap<std::int64_t, std::vector<std::int32_t>> held;
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
@@ -584,14 +645,20 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
     if (helper != nullptr) {
       // The helper's slices while the fleet's runs (one after it on a host fleet, whose launch
       // returned done); its improvements reach its own next slice at once, the fleet's next one.
+      std::optional<Clock::time_point> fleet_done;
       do {
+        if (!watchdog.fired()) *helper->stop_flag() = 0;  // raised by the cutter in the last slice
+        const bool beside = fleet.running();
+        if (beside) cutter->arm();
         helper->launch();
         Slice h = helper->finish();
+        if (beside) fleet_done = cutter->disarm();
         for (Found& f : h.found) f.host = true;
         std::stable_sort(h.found.begin(), h.found.end(), by_key);
         deliver(h.found);
         helper->publish(best_reported, incumbent);
       } while (fleet.running() && !stop);
+      if (fleet_done) report.fleet_wait_s += seconds_since(*fleet_done);
     }
     Slice slice = fleet.finish();
 

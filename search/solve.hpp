@@ -111,6 +111,8 @@ struct SearchReport {
   std::int64_t improvements_host = 0;  ///< of those, found by the host's rows beside the fleet
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
+  /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.
+  double fleet_wait_s = 0;
   double best_time_s = 0;  ///< when the last improving solution was handed over (since the search began)
   /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
   std::int64_t objective_bound = INT64_MIN;

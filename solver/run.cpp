@@ -429,6 +429,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     if (rep.host_teams > 0) {
       stat(out, "hostTeams", std::to_string(rep.host_teams));
       stat(out, "hostNodes", std::to_string(rep.host_nodes));
+      stat(out, "fleetWaitTime", fmt::format("{:.3f}", rep.fleet_wait_s));
     }
     stat(out, "restarts", std::to_string(rep.restarts));
     stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));

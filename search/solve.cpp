@@ -257,8 +257,9 @@ class Searcher {
   virtual void launch() = 0;
   /// Whether the slice launched is still running (false on a host space, whose launches return done).
   virtual bool running() const = 0;
-  /// Waits for the slice and collects what it left.
-  virtual Slice finish() = 0;
+  /// Waits for the slice and collects what it left; `ended`: when the slice was seen to end, if the
+  /// caller did something else meanwhile (the node budget aims at launches of a fixed length).
+  virtual Slice finish(std::optional<Clock::time_point> ended = std::nullopt) = 0;
   /// Hands the best objective and the incumbent's values (empty: none new) to the next slice.
   virtual void publish(std::int64_t best, const std::vector<std::int32_t>& incumbent) = 0;
   /// Adds the rows' counters into `report`.
@@ -422,10 +423,10 @@ class SliceSearcher final : public Searcher {
     return false;
   }
 
-  Slice finish() override {
+  Slice finish(std::optional<Clock::time_point> ended = std::nullopt) override {
     ExecSpace().fence();
     ++launches_;
-    const double launch_s = seconds_since(launch_start_);
+    const double launch_s = std::chrono::duration<double>(ended.value_or(Clock::now()) - launch_start_).count();
     const int rows = rows_.total();
     std::vector<std::int64_t> nodes_before(rows);
     for (int t = 0; t < rows; ++t) nodes_before[t] = team_(t, team_nodes);
@@ -642,25 +643,29 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
   while (!stop) {
     fleet.launch();
     std::vector<Found> found;
+    std::optional<Clock::time_point> fleet_end;
     if (helper != nullptr) {
       // The helper's slices while the fleet's runs (one after it on a host fleet, whose launch
       // returned done); its improvements reach its own next slice at once, the fleet's next one.
-      std::optional<Clock::time_point> fleet_done;
+      // When the fleet's slice ended, as near as the driver and the cutter saw it: its node budget
+      // is measured to there, not to the end of the host's slice.
+      std::optional<Clock::time_point> cut;
       do {
         if (!watchdog.fired()) *helper->stop_flag() = 0;  // raised by the cutter in the last slice
         const bool beside = fleet.running();
+        if (!beside && !fleet_end) fleet_end = Clock::now();
         if (beside) cutter->arm();
         helper->launch();
         Slice h = helper->finish();
-        if (beside) fleet_done = cutter->disarm();
+        if (beside && (cut = cutter->disarm())) fleet_end = cut;
         for (Found& f : h.found) f.host = true;
         std::stable_sort(h.found.begin(), h.found.end(), by_key);
         deliver(h.found);
         helper->publish(best_reported, incumbent);
       } while (fleet.running() && !stop);
-      if (fleet_done) report.fleet_wait_s += seconds_since(*fleet_done);
+      if (cut) report.fleet_wait_s += seconds_since(*cut);
     }
-    Slice slice = fleet.finish();
+    Slice slice = fleet.finish(fleet_end);
 
     // Hand the new solutions over. Satisfaction with a solution limit: in the order of the
     // sequential search, so that the first solution printed is the one a sequential search following
@@ -744,10 +749,12 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
-    if (o.host_teams != 0 && o.objective >= 0 && portfolio_rows(o, 2).free > 0) {
-      using Host = Kokkos::DefaultHostExecutionSpace;
+    using Host = Kokkos::DefaultHostExecutionSpace;
+    const bool beside_gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    const int host_teams = o.host_teams == host_teams_auto ? (beside_gpu ? -1 : 0) : o.host_teams;
+    if (host_teams != 0 && o.objective >= 0 && portfolio_rows(o, 2).free > 0) {
       SearchOptions h = o;
-      h.teams = std::max(0, o.host_teams);
+      h.teams = std::max(0, host_teams);
       h.team_size = h.vector_length = 0;
       h.scratch_level = -1;
       helper = make_searcher<Host>(program, h, default_launch_params<Host>(), true);

@@ -31,6 +31,9 @@ constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
 
+/// SearchOptions::host_teams: the backend's default.
+constexpr int host_teams_auto = -2;
+
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
   std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
@@ -81,8 +84,9 @@ struct SearchOptions {
   bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
   /// Host threads that run free rows (restarts and LNS) beside the fleet, on the host's execution
   /// space, sharing the bound and the incumbent (meant for a GPU fleet; on a CPU fleet the two take
-  /// turns). 0: none; -1: every host thread. Optimisation with a portfolio only.
-  int host_teams = 0;
+  /// turns). 0: none; -1: every host thread; host_teams_auto: -1 beside a GPU, else 0 (perf/NOTES.md
+  /// entry 19). Optimisation with a portfolio only.
+  int host_teams = host_teams_auto;
   /// The variables LNS fixes from (store variables); empty: those of `phases`, else every variable.
   std::vector<int> neighbourhood;
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon

@@ -64,7 +64,7 @@ struct Options {
   std::int64_t restart_base = 100;
   bool lns = true;
   bool phase_saving = true;
-  int host_teams = 0;
+  int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
   bool preprocess = true;
@@ -126,9 +126,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--host-teams", o.host_teams,
                  "Optimisation: host threads running restarts and large-neighbourhood search beside the "
-                 "backend's teams, in the same process, sharing the best solution (for a GPU run; 0: none, the "
-                 "default; -1: every host thread)")
-      ->check(CLI::Range(-1, 1 << 20));
+                 "backend's teams, in the same process, sharing the best solution (0: none; -1: every host "
+                 "thread; -2, the default: -1 on a GPU, 0 on the host's backends)")
+      ->check(CLI::Range(-2, 1 << 20));
   app.add_option("--free-var-choice", o.free_var_choice,
                  "Variable choice of free search (-f, and the variables no annotation covers): dom_w_deg "
                  "(failure-weighted, the default) or first_fail; the value choice splits the domain")

@@ -268,6 +268,8 @@ class Searcher {
   virtual volatile int* stop_flag() = 0;
   /// Makes the calling thread able to ask running() (the GPU it runs on current in that thread).
   virtual void bind_thread() const {}
+  /// The launch time the node budget aims at (default 50 ms).
+  virtual void aim(double slice_s) = 0;
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -509,6 +511,8 @@ class SliceSearcher final : public Searcher {
   }
 
   volatile int* stop_flag() override { return kernel_.state.stop.data(); }
+
+  void aim(double slice_s) override { slice_s_ = slice_s; }
 
   void bind_thread() const override {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -758,6 +762,10 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       h.team_size = h.vector_length = 0;
       h.scratch_level = -1;
       helper = make_searcher<Host>(program, h, default_launch_params<Host>(), true);
+      // Beside a GPU the cutter ends the host's slices with the GPU's: long ones restore the host's
+      // stores less often (a restore per slice kept the host's rows at a few hundred nodes on
+      // ma-path-finding, whose GPU slices take a second). Beside a host fleet they take turns.
+      if (beside_gpu) helper->aim(1.0);
     }
     return run_search(*fleet, helper.get(), o, cb, start);
   };

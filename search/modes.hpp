@@ -11,7 +11,8 @@
 //   search annotations and free search (dom/wdeg over every variable), where the two differ (a
 //   portfolio of heuristics as well as of teams). Once the host has published an
 //   incumbent, a run is a neighbourhood of large-neighbourhood search (LNS): a random share of the
-//   neighbourhood variables (the annotated decision variables, else all, the objective excepted) fixed
+//   neighbourhood variables (the annotated decision variables, else all, the objective excepted), or
+//   on every other one all but a window of consecutive ones (a structured neighbourhood), fixed
 //   to their incumbent values as the never-undone prefix of the decision stack, and the rest searched
 //   under the objective bound, branching towards the incumbent's values first (solution phase
 //   saving, Demirović, Chu and Stuckey, CP 2018). The share adapts per row: a neighbourhood searched
@@ -93,6 +94,7 @@ struct FreeRuns {
   bool lns = true;          ///< neighbourhoods once an incumbent exists; false: restarts only
   bool alternate = false;   ///< odd runs follow the annotations, even ones free search (the two differ)
   bool phase_saving = true; ///< once an incumbent exists, branch towards its values first
+  bool windows = false;     ///< every other neighbourhood frees a window of consecutive variables
   std::uint64_t seed = 0;
   static constexpr int initial_fix_permille = 600, min_fix_permille = 50, max_fix_permille = 990, fix_step = 30;
 
@@ -123,8 +125,16 @@ struct FreeRuns {
       // Half the stack at most: the search below the neighbourhood needs the rest.
       const int room = state.capacity / 2;
       const int count = static_cast<int>(vars.extent(0));
+      // Every other neighbourhood (with windows) frees a window of consecutive neighbourhood
+      // variables, from a random start (wrapping round), instead of a random share: neighbours in the
+      // model's order (an array's row, a resource's tasks) are often the ones that must move together.
+      const bool window = windows && ts(team_neighbourhoods) % 2 == 0 && count > 0;
+      const std::int64_t freed = count - static_cast<std::int64_t>(count) * std::int64_t(fix) / 1000;
+      const std::int64_t from = window ? static_cast<std::int64_t>(draw % std::uint64_t(count)) : 0;
       for (int i = 0; i < count && depth < room; ++i) {
-        if (detail::mix(draw ^ (std::uint64_t(i) * 0xbf58476d1ce4e5b9ULL)) % 1000 >= fix) continue;
+        if (window ? (i - from + count) % count < freed
+                   : detail::mix(draw ^ (std::uint64_t(i) * 0xbf58476d1ce4e5b9ULL)) % 1000 >= fix)
+          continue;
         const int x = vars(i);
         const std::int32_t v = state.incumbent(x);
         decisions(depth++) = Decision{x, v, v, v, 0, 0, decide_value};

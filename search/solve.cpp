@@ -367,6 +367,7 @@ class SliceSearcher final : public Searcher {
     kernel_.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
     kernel_.free_runs.lns = options.lns;
     kernel_.free_runs.phase_saving = options.phase_saving;
+    kernel_.free_runs.windows = options.lns_windows;
     kernel_.free_runs.alternate = !options.phases.empty();
     // The host's rows draw other runs than the GPU's under the same seed.
     kernel_.free_runs.seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;

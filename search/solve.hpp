@@ -82,6 +82,9 @@ struct SearchOptions {
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
   bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
+  /// Every other neighbourhood frees a window of consecutive variables (modes.hpp); off by default:
+  /// 7 better / 7 worse than random shares alone on this VM (perf/NOTES.md entry 19).
+  bool lns_windows = false;
   /// Host threads that run free rows (restarts and LNS) beside the fleet, on the host's execution
   /// space, sharing the bound and the incumbent (meant for a GPU fleet; on a CPU fleet the two take
   /// turns). 0: none; -1: every host thread; host_teams_auto: -1 beside a GPU, else 0 (perf/NOTES.md

@@ -64,6 +64,7 @@ struct Options {
   std::int64_t restart_base = 100;
   bool lns = true;
   bool phase_saving = true;
+  bool lns_windows = false;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
@@ -142,6 +143,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--lns,!--no-lns", o.lns,
                "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
                "off: restarts only)");
+  app.add_flag("--lns-windows,!--no-lns-windows", o.lns_windows,
+               "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
+               "random share (default off)");
   app.add_flag("--phase-saving,!--no-phase-saving", o.phase_saving,
                "The portfolio's runs branch towards the best solution's values first once one exists (solution "
                "phase saving; default on)");
@@ -327,6 +331,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.restart_base = o.restart_base;
   so.lns = o.lns;
   so.phase_saving = o.phase_saving;
+  so.lns_windows = o.lns_windows;
   so.host_teams = o.host_teams;
 
   const bool optimise = compiled.has_objective;

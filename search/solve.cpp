@@ -257,6 +257,8 @@ class Searcher {
   virtual void launch() = 0;
   /// Whether the slice launched is still running (false on a host space, whose launches return done).
   virtual bool running() const = 0;
+  /// Whether its launches return before the slice ends (a GPU's).
+  virtual bool asynchronous() const = 0;
   /// Waits for the slice and collects what it left; `ended`: when the slice was seen to end, if the
   /// caller did something else meanwhile (the node budget aims at launches of a fixed length).
   virtual Slice finish(std::optional<Clock::time_point> ended = std::nullopt) = 0;
@@ -515,6 +517,8 @@ class SliceSearcher final : public Searcher {
 
   void aim(double slice_s) override { slice_s_ = slice_s; }
 
+  bool asynchronous() const override { return !host_state; }
+
   void bind_thread() const override {
 #ifdef KOKKOS_ENABLE_CUDA
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) cudaSetDevice(ExecSpace().cuda_device());
@@ -612,7 +616,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
   const Watchdog watchdog(flags, options, start);
   // Beside a fleet on another device, the helper's slices end with the fleet's.
   std::unique_ptr<SliceCutter> cutter;
-  if (helper != nullptr) cutter = std::make_unique<SliceCutter>(fleet, helper->stop_flag());
+  if (helper != nullptr && fleet.asynchronous()) cutter = std::make_unique<SliceCutter>(fleet, helper->stop_flag());
   // Satisfaction: solutions by subproblem, in the order found within one (see below).
   std::multimap<std::int64_t, std::vector<std::int32_t>> held;
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
@@ -657,7 +661,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
       std::optional<Clock::time_point> cut;
       do {
         if (!watchdog.fired()) *helper->stop_flag() = 0;  // raised by the cutter in the last slice
-        const bool beside = fleet.running();
+        const bool beside = cutter != nullptr && fleet.running();
         if (!beside && !fleet_end) fleet_end = Clock::now();
         if (beside) cutter->arm();
         helper->launch();

@@ -256,6 +256,9 @@ struct ParallelSearch {
     const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
     const Store es = queue ? pending_events(s, qw) : s;
     const auto row_decisions = Kokkos::subview(state.decisions, t, Kokkos::ALL());
+    // Free rows with an incumbent take its values first where they can (solution phase saving); the
+    // host publishes the incumbent between launches only.
+    const std::int32_t* const guide = complete ? nullptr : free_runs.guide(state, n);
 
     bool last_capped = false;
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
@@ -368,12 +371,11 @@ struct ParallelSearch {
       // Random value choices depend on the node's store only (search/branching.hpp), so the dive
       // above the subproblems is the same tree in every team.
       // Free rows break ties from their run's rotation; failure weights count where the tree is the row's own.
-      // Free rows with an incumbent take its values first where they can (solution phase saving).
       Branch b = failed ? Branch{}
                         : select_branch(team, !complete && ts(team_free_heuristic) ? free_phases : phases, s,
                                         complete ? 0 : std::uint64_t(ts(team_salt)),
                                         !complete || static_cast<int>(ts(team_depth)) >= prefix,
-                                        complete ? nullptr : free_runs.guide(state, n));
+                                        guide);
       if (capped && b.var < 0) {
         // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
         // a solution. With every variable fixed nothing can narrow, so it ends at once.

@@ -198,33 +198,45 @@ int store_slots(const SearchOptions& o, int rows, std::int64_t domain_bytes, std
   return static_cast<int>(std::min({fit, wanted, max_store_slots}));
 }
 
-/// A host thread that raises the kernel's stop flag at the time limit or on a signal, so that a long
-/// launch (a huge store, a slow fixpoint) ends at its next node, on every backend; joined on exit.
-class Watchdog {
+/// A host thread that calls poll() every `period` until it returns false or the object is destroyed
+/// (the thread is joined then). Declare it after the members poll() uses: it stops before they go.
+class PollingThread {
  public:
-  Watchdog(std::vector<volatile int*> stop_flags, const SearchOptions& o, Clock::time_point start)
-      : thread_([this, flags = std::move(stop_flags), &o, start]() {
-          while (!done_.load()) {
-            if ((o.time_limit_s > 0 && seconds_since(start) >= o.time_limit_s) || (o.interrupted && *o.interrupted)) {
-              for (volatile int* f : flags) *f = 1;
-              fired_ = true;
-              return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-          }
+  template <class Poll>
+  PollingThread(std::chrono::microseconds period, Poll poll)
+      : thread_([this, period, poll = std::move(poll)]() mutable {
+          while (!done_.load() && poll()) std::this_thread::sleep_for(period);
         }) {}
-  ~Watchdog() {
+  ~PollingThread() {
     done_ = true;
     thread_.join();
   }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
+  PollingThread(const PollingThread&) = delete;
+  PollingThread& operator=(const PollingThread&) = delete;
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+/// Raises the kernels' stop flags at the time limit or on a signal, so that a long launch (a huge
+/// store, a slow fixpoint) ends at its next node, on every backend.
+class Watchdog {
+ public:
+  Watchdog(std::vector<volatile int*> stop_flags, const SearchOptions& o, Clock::time_point start)
+      : poller_(std::chrono::milliseconds(10), [this, flags = std::move(stop_flags), &o, start]() {
+          if ((o.time_limit_s <= 0 || seconds_since(start) < o.time_limit_s) && !(o.interrupted && *o.interrupted))
+            return true;
+          for (volatile int* f : flags) *f = 1;
+          fired_ = true;
+          return false;
+        }) {}
   /// Whether it has raised the flags (they stay raised).
   bool fired() const { return fired_.load(); }
 
  private:
-  std::atomic<bool> done_{false}, fired_{false};
-  std::thread thread_;
+  std::atomic<bool> fired_{false};
+  PollingThread poller_;
 };
 
 /// A solution found: its key (the objective, or 0), which kind of row found it, and its values.
@@ -259,7 +271,7 @@ class Searcher {
   virtual bool running() const = 0;
   /// Whether its launches return before the slice ends (a GPU's).
   virtual bool asynchronous() const = 0;
-  /// Waits for the slice and collects what it left; `ended`: when the slice was seen to end, if the
+  /// Waits for the slice and collects what it left (solutions worst first); `ended`: when the slice was seen to end, if the
   /// caller did something else meanwhile (the node budget aims at launches of a fixed length).
   virtual Slice finish(std::optional<Clock::time_point> ended = std::nullopt) = 0;
   /// Hands the best objective and the incumbent's values (empty: none new) to the next slice.
@@ -288,7 +300,7 @@ class SliceSearcher final : public Searcher {
  public:
   /// `helper`: free rows only, for the host beside another searcher that runs the complete search.
   SliceSearcher(const Program& original, const SearchOptions& options, const LaunchParams& lp, bool helper)
-      : options_(options), policy_(1, 1) {
+      : options_(options), helper_(helper), policy_(1, 1) {
     const auto start = Clock::now();
     SearchReport& report = setup;
     report.space = ExecSpace::name();
@@ -469,13 +481,15 @@ class SliceSearcher final : public Searcher {
                               : team_(t, team_fix_permille) > 0 ? from_lns
                                                                 : from_restart;
         const std::int64_t key = values[std::size_t(options_.objective)];
-        slice.found.push_back(Found{key, source, false, std::move(values)});
+        slice.found.push_back(Found{key, source, helper_, std::move(values)});
       } else {
         slice.held.emplace_back(team_(t, team_solution_subproblem), std::move(values));
       }
       team_(t, team_has_solution) = 0;
     }
     if (!host_state && any) Kokkos::deep_copy(kernel_.state.team, team_);
+    // Worst first, so that the caller sees an improving sequence.
+    std::stable_sort(slice.found.begin(), slice.found.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
     for (int t = 0; t < rows; ++t)
       if (team_(t, team_subproblem) >= 0) slice.open = std::min(slice.open, team_(t, team_subproblem));
     for (int t = 0; t < rows_.complete; ++t) slice.idle += team_(t, team_idle) ? 1 : 0;
@@ -527,6 +541,7 @@ class SliceSearcher final : public Searcher {
 
  private:
   SearchOptions options_;
+  bool helper_ = false;  ///< the host's rows beside a GPU (their solutions are marked Found::host)
   Rows rows_;
   int n_ = 0;
   std::int64_t capacity_ = 0;
@@ -548,27 +563,18 @@ class SliceSearcher final : public Searcher {
 class SliceCutter {
  public:
   SliceCutter(const Searcher& fleet, volatile int* helper_stop)
-      : thread_([this, &fleet, helper_stop]() {
-          fleet.bind_thread();
-          while (!done_.load()) {
-            {
-              const std::lock_guard<std::mutex> lock(mutex_);
-              if (armed_ && !fleet.running()) {
-                *helper_stop = 1;
-                armed_ = false;
-                cut_at_ = Clock::now();
-                cut_ = true;
-              }
-            }
-            std::this_thread::sleep_for(std::chrono::microseconds(100));
+      : poller_(std::chrono::microseconds(100), [this, &fleet, helper_stop, bound = false]() mutable {
+          if (!bound) fleet.bind_thread();
+          bound = true;
+          const std::lock_guard<std::mutex> lock(mutex_);
+          if (armed_ && !fleet.running()) {
+            *helper_stop = 1;
+            armed_ = false;
+            cut_at_ = Clock::now();
+            cut_ = true;
           }
+          return true;
         }) {}
-  ~SliceCutter() {
-    done_ = true;
-    thread_.join();
-  }
-  SliceCutter(const SliceCutter&) = delete;
-  SliceCutter& operator=(const SliceCutter&) = delete;
   void arm() {
     const std::lock_guard<std::mutex> lock(mutex_);
     armed_ = true;
@@ -585,8 +591,7 @@ class SliceCutter {
   std::mutex mutex_;
   bool armed_ = false, cut_ = false;
   Clock::time_point cut_at_;
-  std::atomic<bool> done_{false};
-  std::thread thread_;
+  PollingThread poller_;
 };
 
 /// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
@@ -647,8 +652,6 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
         stop = limit_reached = true;
     }
   };
-  // Optimisation: worst first, so that the caller sees an improving sequence.
-  const auto by_key = [](const Found& a, const Found& b) { return a.key > b.key; };
   while (!stop) {
     fleet.launch();
     std::vector<Found> found;
@@ -667,8 +670,6 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
         helper->launch();
         Slice h = helper->finish();
         if (beside && (cut = cutter->disarm())) fleet_end = cut;
-        for (Found& f : h.found) f.host = true;
-        std::stable_sort(h.found.begin(), h.found.end(), by_key);
         deliver(h.found);
         helper->publish(best_reported, incumbent);
       } while (fleet.running() && !stop);
@@ -683,7 +684,6 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
     // sequential). Satisfaction with -a: as found.
     if (options.objective >= 0) {
       found = std::move(slice.found);
-      std::stable_sort(found.begin(), found.end(), by_key);
     } else {
       for (auto& [index, values] : slice.held) held.emplace(index, std::move(values));
       const bool in_order = options.max_solutions > 0;
@@ -737,9 +737,9 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
     helper->add_totals(h);
     report.host_nodes = h.nodes;
     report.free_teams += helper->setup.free_teams;
+    report.setup_time_s += helper->setup.setup_time_s;
     add_work(report, h);
   }
-  if (helper != nullptr) report.setup_time_s += helper->setup.setup_time_s;
   report.best = best_reported;
   if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
   report.solve_time_s = seconds_since(start);

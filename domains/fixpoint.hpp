@@ -1,6 +1,7 @@
 // Propagation to a fixpoint (AC1: run every propagator until none changes the store or one fails),
 // over the propagator families of a DeviceProgram: ternary, linear rows, element, and the global
-// families of domains/globals.hpp.
+// families of domains/globals.hpp; and, when the caller passes one, the nogoods of a learned pool
+// (domains/nogoods.hpp), one per lane like the ternary family.
 //
 // - serial_fixpoint: the Gauss-Seidel reference on one thread; every parallel fixpoint is tested
 //   against it. Propagators are monotone, so all fair orders reach the same (greatest) fixpoint: the
@@ -32,6 +33,7 @@
 #include "domains/element.hpp"
 #include "domains/lanes.hpp"
 #include "domains/linear.hpp"
+#include "domains/nogoods.hpp"
 #include "domains/program.hpp"
 #include "domains/store.hpp"
 #include "domains/ternary.hpp"
@@ -69,7 +71,8 @@ struct FixpointOptions {
 
 template <class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<MemorySpace>& program, const Store& s,
-                                                      int max_iterations = 0) {
+                                                      int max_iterations = 0,
+                                                      const NogoodPool<MemorySpace>* pool = nullptr) {
   FixpointResult res;
   const SerialLanes lanes{};
   for (bool changed = true; changed;) {
@@ -78,7 +81,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
       return res;
     }
     ++res.iterations;
-    res.propagations += program.num_propagators();
+    const int num_nogoods = pool != nullptr ? pool->size() : 0;
+    res.propagations += program.num_propagators() + num_nogoods;
     int st = prop_unchanged;
     for (int i = 0; i < program.num_ternary() && !(st & prop_failed); ++i) {
       st |= propagate_ternary(program.ternary(i), s);
@@ -92,6 +96,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
     for (int id = program.global_first[0]; id < program.num_propagators() && !(st & prop_failed); ++id) {
       st |= program.propagate_global_id(lanes, id, s);
     }
+    for (int k = 0; k < num_nogoods && !(st & prop_failed); ++k) st |= pool->propagate(k, s);
     if (st & prop_failed) {
       res.failed = true;
       return res;
@@ -158,7 +163,8 @@ KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chu
 template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                     const Store& s, int* flags,
-                                                    const FixpointOptions& options = {}) {
+                                                    const FixpointOptions& options = {},
+                                                    const NogoodPool<MemorySpace>* pool = nullptr) {
   // Changed flags in slots 0-2, failed flags in 3-5, both rotating: a thread that has read iteration
   // k's flags and gone on may set iteration k + 1's before a slower one reads iteration k's.
   constexpr int failed_base = 3;
@@ -172,6 +178,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_rows = program.rows.size();
   const int num_lane_rows = program.num_lane_rows;
+  const int num_nogoods = pool != nullptr ? pool->size() : 0;
   int last = 0;
   for (;;) {
     if (res.iterations > 0) {
@@ -224,9 +231,11 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
                          [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.global_first[0], program.num_propagators()),
                          [&](const int id) { report(program.propagate_global_id(lanes, id, s)); });
+    if (num_nogoods > 0)
+      for_each_lane(team, num_nogoods, chunk, options.reconverge, [&](const int k) { report(pool->propagate(k, s)); });
     team.team_barrier();
     ++res.iterations;
-    res.propagations += program.num_propagators();
+    res.propagations += program.num_propagators() + num_nogoods;
     last = cur;
     if (flags[failed_base + cur] || !flags[cur]) break;
     if (options.max_iterations > 0 && res.iterations >= options.max_iterations) {
@@ -244,7 +253,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
 namespace kcp {
 
 /// Per-team workspace of queue_fixpoint (global memory, zeroed once, clean between calls and kernel
-/// launches), over P propagators and n variables: two propagator queues, a queued flag per
+/// launches), over P propagators (the program's, then room for a nogood pool's: ids past the
+/// program's are nogoods) and n variables: two propagator queues, a queued flag per
 /// propagator, a touched flag per variable, two touched lists, and counters (failed, two queue
 /// sizes, two touched counts, two group-queue sizes). A queue holds the propagators that run on one
 /// lane from its bottom up and those that run on a vector group (DeviceProgram::runs_on_group: rows
@@ -308,11 +318,12 @@ KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram
                                        : propagate_local(lanes, program, id, s);
 }
 
-/// Event-driven fixpoint of one team: each iteration runs only the propagators that read a variable
-/// changed in the previous one, one propagator per lane (TeamThreadRange over chunks of
+/// Event-driven fixpoint of one team: each iteration runs only the propagators (and the nogoods of
+/// `pool`, when given) that read a variable changed in the previous one, one propagator per lane (TeamThreadRange over chunks of
 /// `ternary_chunk` queue entries, ThreadVectorRange inside). The store must be a fixpoint except for
 /// the changes made through pending_events(s, work) since then (the events), unless `full`:
-/// then every propagator runs in the first iteration. Reaches the same fixpoint as serial_fixpoint.
+/// then every propagator runs in the first iteration; the nogoods from `nogoods_from` on do too (the
+/// store is a fixpoint of the program and of the pool's first nogoods only). Reaches the same fixpoint as serial_fixpoint.
 ///
 /// Iteration, with two barriers: (B) the variables touched so far are turned into the queue, each
 /// propagator once (a queued flag), and their touched flags cleared; (A) the queue runs, its
@@ -322,13 +333,19 @@ KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram
 template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                      const Store& s, const QueueWork& work,
-                                                     const FixpointOptions& options, bool full) {
+                                                     const FixpointOptions& options, bool full,
+                                                     const NogoodPool<MemorySpace>* pool = nullptr,
+                                                     int nogoods_from = 0) {
   int* failed = work.counters();
   int* qsize = work.counters() + 1;   // [2]
   int* tcount = work.counters() + 3;  // [2]; pending events are in list 0
   int* gsize = work.counters() + 5;   // [2]: entries at the top of each queue
   const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_props = program.num_propagators();
+  const int num_nogoods = pool != nullptr ? pool->size() : 0;
+  const int top = work.num_props;  // the queue's length: group entries fill it from the top down
+  const int first_nogood = full ? 0 : nogoods_from < num_nogoods ? nogoods_from : num_nogoods;
+  const int initial_nogoods = num_nogoods - first_nogood;
   FixpointResult res;
   int q = 0, t = 0;
   const int num_ternary = program.num_ternary();
@@ -337,7 +354,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
   const int num_group = num_group_rows + program.num_globals();
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     *failed = 0;
-    qsize[0] = full ? num_props - num_group : 0;
+    qsize[0] = (full ? num_props - num_group : 0) + initial_nogoods;
     gsize[0] = full ? num_group : 0;
     qsize[1] = 0;
     gsize[1] = 0;
@@ -346,7 +363,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     // Ternary, rows for one lane and elements at the bottom, the long rows and the globals at the top.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
       const int lane_end = num_ternary + program.num_lane_rows;
-      const int top = num_props - 1 - i;
+      const int from_top = num_props - 1 - i;
       std::int32_t id;
       if (i < num_ternary) {
         id = i;
@@ -354,12 +371,20 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
         id = num_ternary + program.row_order(i - num_ternary);
       } else if (i < num_props - num_group) {
         id = num_ternary + num_rows + (i - lane_end);
-      } else if (top < num_group_rows) {
-        id = num_ternary + program.row_order(program.num_lane_rows + top);
+      } else if (from_top < num_group_rows) {
+        id = num_ternary + program.row_order(program.num_lane_rows + from_top);
       } else {
-        id = program.global_first[0] + (top - num_group_rows);
+        id = program.global_first[0] + (from_top - num_group_rows);
       }
-      work.queue(0)[i] = id;
+      work.queue(0)[i < num_props - num_group ? i : top - 1 - from_top] = id;
+    });
+  }
+  if (initial_nogoods > 0) {
+    // After the lane propagators; queued, so that the first events do not queue them again.
+    const int at = full ? num_props - num_group : 0;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, initial_nogoods), [&](const int k) {
+      work.queue(0)[at + k] = num_props + first_nogood + k;
+      work.queued()[num_props + first_nogood + k] = 1;
     });
   }
   team.team_barrier();
@@ -367,6 +392,27 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     // (B) events of list t into queue q (when every propagator is queued already, only clear them).
     const bool schedule = !(full && first);
     const std::int32_t* list = work.touched_list(t);
+    // Propagator (or nogood) p into queue q, once: group ones from the top down.
+    const auto enqueue = [&](const std::int32_t p, const bool group) {
+      if constexpr (Store::concurrent) {
+        if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
+          if (group) {
+            work.queue(q)[top - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
+          } else {
+            work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
+          }
+        }
+      } else {
+        if (work.queued()[p] == 0) {
+          work.queued()[p] = 1;
+          if (group) {
+            work.queue(q)[top - 1 - gsize[q]++] = p;
+          } else {
+            work.queue(q)[qsize[q]++] = p;
+          }
+        }
+      }
+    };
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]), [&](const int k) {
       const int x = list[k];
       work.touched_flag()[x] = 0;
@@ -374,26 +420,11 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       const int end = program.var_begin(x + 1);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, program.var_begin(x), end), [&](const int j) {
         const std::int32_t p = program.var_props(j);
-        const bool group = program.runs_on_group(p);
-        if constexpr (Store::concurrent) {
-          if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
-            if (group) {
-              work.queue(q)[num_props - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
-            } else {
-              work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
-            }
-          }
-        } else {
-          if (work.queued()[p] == 0) {
-            work.queued()[p] = 1;
-            if (group) {
-              work.queue(q)[num_props - 1 - gsize[q]++] = p;
-            } else {
-              work.queue(q)[qsize[q]++] = p;
-            }
-          }
-        }
+        enqueue(p, program.runs_on_group(p));
       });
+      if (num_nogoods > 0)
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, pool->watch_first(x), pool->watch_end(x)),
+                             [&](const int j) { enqueue(num_props + pool->watcher(j), false); });
     });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { tcount[t ^ 1] = 0; });
     team.team_barrier();
@@ -425,7 +456,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
                            [&](const int k) { work.queued()[work.queue(q)[k]] = 0; });
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size),
-                           [&](const int k) { work.queued()[work.queue(q)[num_props - 1 - k]] = 0; });
+                           [&](const int k) { work.queued()[work.queue(q)[top - 1 - k]] = 0; });
       res.capped = true;
       team.team_barrier();
       // A capped node is branched on: it must not hide a wipe-out (its moved bounds need no events:
@@ -442,11 +473,11 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     for_each_lane(team, size, chunk, options.reconverge, [&](const int k) {
       const std::int32_t p = queue[k];
       work.queued()[p] = 0;
-      if (propagate_one(program, p, st) & prop_failed) *failed = 1;
+      if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st)) & prop_failed) *failed = 1;
     });
     const VectorLanes<TeamMember> lanes{team};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
-      const std::int32_t p = queue[num_props - 1 - k];
+      const std::int32_t p = queue[top - 1 - k];
       Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
       const int status = p >= program.global_first[0] ? program.propagate_global_id(lanes, p, st)
                                                       : propagate_linear(lanes, program.rows, p - num_ternary, st);

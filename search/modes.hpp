@@ -95,6 +95,9 @@ struct FreeRuns {
   bool alternate = false;   ///< odd runs follow the annotations, even ones free search (the two differ)
   bool phase_saving = true; ///< once an incumbent exists, branch towards its values first
   bool windows = false;     ///< every other neighbourhood frees a window of consecutive variables
+  /// Once an incumbent exists, this share of the runs (in 1/1000) still restarts from the root (under
+  /// the bound, branching towards the incumbent): the runs that learn (search/learning.hpp).
+  int restart_permille = 0;
   std::uint64_t seed = 0;
   static constexpr int initial_fix_permille = 600, min_fix_permille = 50, max_fix_permille = 990, fix_step = 30;
 
@@ -118,7 +121,10 @@ struct FreeRuns {
     ts(team_salt) = static_cast<std::int64_t>((draw >> 1) | 1);
     ts(team_free_heuristic) = alternate && run % 2 == 0 ? 1 : 0;
     int depth = 0;
-    if (lns && state.incumbent(num_vars) != 0) {
+    const bool restart = restart_permille > 0 && static_cast<int>((draw >> 20) % 1000) < restart_permille;
+    ts(team_in_neighbourhood) = 0;
+    if (lns && state.incumbent(num_vars) != 0 && !restart) {
+      ts(team_in_neighbourhood) = 1;
       ts(team_neighbourhoods) += 1;
       if (ts(team_fix_permille) == 0) ts(team_fix_permille) = initial_fix_permille;
       const std::uint64_t fix = static_cast<std::uint64_t>(ts(team_fix_permille));
@@ -163,7 +169,7 @@ struct FreeRuns {
   /// the end. A neighbourhood adapts the share it fixes.
   template <class Row>
   KOKKOS_INLINE_FUNCTION void end(const Row& ts, bool exhausted) const {
-    if (ts(team_fix_permille) > 0) {  // set by a row's first neighbourhood: this run is one
+    if (ts(team_in_neighbourhood) != 0) {
       std::int64_t f = ts(team_fix_permille);
       if (exhausted) {
         ts(team_lns_exhausted) += 1;

@@ -47,6 +47,7 @@
 #include "domains/fixpoint.hpp"
 #include "domains/program.hpp"
 #include "search/branching.hpp"
+#include "search/learning.hpp"
 #include "search/modes.hpp"
 #include "search/search_state.hpp"
 
@@ -85,6 +86,12 @@ struct ParallelSearch {
   int complete_rows = 1 << 30;
   int first_row = 0;
   FreeRuns<MemorySpace> free_runs;
+  /// Learned nogoods (search/learning.hpp): the pool every team propagates (rebuilt by the host
+  /// between launches), what free runs learn (none, restarts from the root, every run), and the
+  /// longest nogood logged.
+  NogoodPool<MemorySpace> pool;
+  LearnMode learn = LearnMode::none;
+  int max_nogood_length = 0;
 
   /// The copy slot of the node at `depth` below a prefix of `prefix` decisions (-1: no copy there).
   KOKKOS_INLINE_FUNCTION int slot_at(int depth, int prefix) const {
@@ -164,7 +171,7 @@ struct ParallelSearch {
   /// nothing more, and above the subproblem depth the node's store is the one other teams have there
   /// (a hash per node). It found the CUDA queue fixpoint's incomplete nodes (perf/NOTES.md, entry 16).
   KOKKOS_FUNCTION void check_invariants(const TeamMember& team, const Store& s, const QueueWork& qw, int depth,
-                                        bool restored) const {
+                                        bool restored, bool use_pool) const {
     team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       const int t = first_row + team.league_rank();
@@ -173,7 +180,7 @@ struct ParallelSearch {
       if (queue) {
         bool leak = qw.counters()[3] != 0 || qw.counters()[4] != 0;
         for (int x = 0; x < n; ++x) leak = leak || qw.touched_flag()[x] != 0;
-        for (int p = 0; p < program.num_propagators(); ++p) leak = leak || qw.queued()[p] != 0;
+        for (int p = 0; p < qw.num_props; ++p) leak = leak || qw.queued()[p] != 0;
         if (leak) Kokkos::atomic_add(&state.control(ctl_check_leaks), std::int64_t(1));
       }
       bool unnormalised = false;
@@ -191,7 +198,7 @@ struct ParallelSearch {
       }
       for (int w = 0; w < words; ++w) cbits[w] = s.bits[w];
       const auto c = program.template store<false, Holes>(clb, cub, cbits);
-      const FixpointResult r = serial_fixpoint(program, c);
+      const FixpointResult r = serial_fixpoint(program, c, 0, use_pool ? &pool : nullptr);
       int changed = -1;
       for (int x = 0; x < n && changed < 0; ++x)
         if (clb[x] != s.lb[x] || cub[x] != s.ub[x] || (s.has_bits(x) && s.domain_size(x) != c.domain_size(x)))
@@ -253,7 +260,7 @@ struct ParallelSearch {
     const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
     // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
     // records the changes as the next fixpoint's events.
-    const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators(), n};
+    const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators() + pool.capacity, n};
     const Store es = queue ? pending_events(s, qw) : s;
     const auto row_decisions = Kokkos::subview(state.decisions, t, Kokkos::ALL());
     // Free rows with an incumbent take its values first where they can (solution phase saving); the
@@ -261,6 +268,9 @@ struct ParallelSearch {
     const std::int32_t* const guide = complete ? nullptr : free_runs.guide(state, n);
 
     bool last_capped = false;
+    // How many of the pool's nogoods the store is a fixpoint of (plus the events since): the next
+    // fixpoint that uses the pool runs the others once.
+    int pool_applied = 0;
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
       // Take a subproblem when none is in hand.
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
@@ -307,6 +317,7 @@ struct ParallelSearch {
         const bool from_snapshot = slot >= 0;
         full = !from_snapshot && !root_fixpoint;
         replay_from = from_snapshot ? prefix + slot * copy_distance : 0;
+        pool_applied = from_snapshot && pool.count > 0 ? pool.applied(state.snapshot_pool(t, slot)) : 0;
         if (from_snapshot) {
           load_copy(team, t, slot, lb, ub, bits);
         } else {
@@ -347,18 +358,22 @@ struct ParallelSearch {
       int iterations = 0;
       std::int64_t propagations = 0;
       bool capped = false;
+      // The nogoods apply where the bound does.
+      const bool use_pool = pool.count > 0 && (!complete || ts(team_depth) >= prefix);
+      const NogoodPool<MemorySpace>* const nogoods = use_pool ? &pool : nullptr;
       if (!failed) {
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full)
-                                        : team_fixpoint(team, program, s, flags, fixpoint);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full, nogoods, pool_applied)
+                                        : team_fixpoint(team, program, s, flags, fixpoint, nogoods);
         failed = fp.failed;
         iterations = fp.iterations;
         propagations = fp.propagations;
         capped = fp.capped;
       }
       last_capped = capped;
+      pool_applied = use_pool ? pool.count : 0;
       const int node_depth = static_cast<int>(ts(team_depth));
 #ifdef KCP_CHECK_INVARIANTS
-      if (!failed && !capped) check_invariants(team, s, qw, node_depth, restore);
+      if (!failed && !capped) check_invariants(team, s, qw, node_depth, restore, use_pool);
 #endif
       // A copy level: save the store in the next slot. The bound in it may be weaker than a later
       // one, which the node after a restore applies again: the copy stays a sound starting point.
@@ -366,7 +381,10 @@ struct ParallelSearch {
       if (slot >= 0 && slot == ts(team_snapshot)) {
         save_copy(team, t, slot, lb, ub, bits);
         team.team_barrier();
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_snapshot) = slot + 1; });
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          ts(team_snapshot) = slot + 1;
+          if (state.snapshot_pool.extent(0) > 0) state.snapshot_pool(t, slot) = pool.mark(pool_applied);
+        });
       }
       // Random value choices depend on the node's store only (search/branching.hpp), so the dive
       // above the subproblems is the same tree in every team.
@@ -381,8 +399,8 @@ struct ParallelSearch {
         // a solution. With every variable fixed nothing can narrow, so it ends at once.
         FixpointOptions complete = fixpoint;
         complete.max_iterations = 0;
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true)
-                                        : team_fixpoint(team, program, s, flags, complete);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true, nogoods)
+                                        : team_fixpoint(team, program, s, flags, complete, nogoods);
         failed = fp.failed;
         iterations += fp.iterations;
         propagations += fp.propagations;
@@ -456,7 +474,20 @@ struct ParallelSearch {
               ts(team_subproblem) = -1;
               ts(team_solved) += 1;
             } else {
-              free_runs.end(ts, !spent || depth <= prefix);
+              // What the run leaves (search/learning.hpp): searched to the end, its fixings (the
+              // empty nogood from the root); else the nld-nogoods of its branch, whose deepest
+              // decision on its first branch has just had that branch refuted.
+              const bool exhausted = depth <= prefix;
+              if (learn == LearnMode::all || (learn == LearnMode::restart && prefix == 0)) {
+                const std::int64_t bound =
+                    objective >= 0 ? Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX) : INT64_MAX;
+                if (exhausted) {
+                  log_exhausted(state, row_decisions, prefix, max_nogood_length, bound);
+                } else {
+                  log_restart_nogoods(state, row_decisions, depth, depth - 1, max_nogood_length, bound);
+                }
+              }
+              free_runs.end(ts, !spent || exhausted);
             }
             depth = 0;
           } else {

@@ -36,6 +36,8 @@ enum Control : int {
   ctl_skipped,              ///< subproblems never taken: their subtree failed during another's dive
   ctl_error,                ///< 1: no team scratch; 2: a decision stack overflowed
   ctl_complete_idle,        ///< complete rows with no subproblem left: all of them ends the free rows' launch too
+  ctl_learned_ints,         ///< ints of SearchState::learned reserved in this launch (search/learning.hpp)
+  ctl_learned_dropped,      ///< nogoods that did not fit in the log or were too long
 #ifdef KCP_CHECK_INVARIANTS
   // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
   ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)
@@ -76,6 +78,7 @@ enum TeamSlot : int {
   team_run_failures,    ///< failures in the run in hand
   team_run_limit,       ///< failures after which the run in hand ends
   team_fix_permille,    ///< LNS: the share of the neighbourhood variables fixed to the incumbent, in 1/1000
+  team_in_neighbourhood,  ///< 1: the run in hand is a neighbourhood (LNS), 0: a restart from the root
   team_salt,            ///< the run's tie-breaking (search/branching.hpp's rotation); 0: none
   team_lns_exhausted,   ///< neighbourhoods searched to the end within their limit
   team_free_heuristic,  ///< 1: the run in hand branches by free search (ParallelSearch::free_phases), 0: as annotated
@@ -111,6 +114,9 @@ struct SearchState {
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
   /// The bitset words of the same stores ([team][slot * words + word]); empty without copies or bitsets.
   Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> snapshot_bits;
+  /// Of each copy, the nogood pool's mark (NogoodPool::mark: the nogoods it is a fixpoint of);
+  /// empty without learning.
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> snapshot_pool;
   /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
@@ -118,6 +124,8 @@ struct SearchState {
   /// The best solution the host has seen ([variable]; [variables] = 1 once it holds one), written by
   /// the host between launches: the neighbourhoods of large-neighbourhood search are built from it.
   Kokkos::View<std::int32_t*, MemorySpace> incumbent;
+  /// The nogoods the teams learned in this launch (search/learning.hpp's log); empty without learning.
+  Kokkos::View<std::int32_t*, MemorySpace> learned;
 #ifdef KCP_CHECK_INVARIANTS
   /// Per team, a copy of the store for check_invariants' serial fixpoint (2 n bounds; the words).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> check_bounds;
@@ -128,7 +136,7 @@ struct SearchState {
 
   SearchState() = default;
   SearchState(int num_teams, int num_vars, int stack_capacity, int store_slots = 0, std::size_t work_ints = 0,
-              int domain_words = 0)
+              int domain_words = 0, std::size_t learned_ints = 0, bool pool = false)
       : teams(num_teams),
         capacity(stack_capacity),
         slots(store_slots),
@@ -140,10 +148,12 @@ struct SearchState {
                  store_slots > 0 ? num_teams : 0, std::size_t(store_slots) * 2 * num_vars),
         snapshot_bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_bits"),
                       store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
+        snapshot_pool("kcp::search::snapshot_pool", learned_ints > 0 || pool ? num_teams : 0, store_slots),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop"),
-        incumbent("kcp::search::incumbent", std::size_t(num_vars) + 1) {
+        incumbent("kcp::search::incumbent", std::size_t(num_vars) + 1),
+        learned(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::learned"), learned_ints) {
     auto h = Kokkos::create_mirror_view(team);
     for (int t = 0; t < num_teams; ++t) {
       for (int k = 0; k < team_slot_count; ++k) h(t, k) = 0;

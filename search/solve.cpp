@@ -256,6 +256,7 @@ struct Slice {
   int idle = 0;                       ///< complete rows with no subproblem left
   bool complete = false;              ///< it has complete rows and every one is idle
   std::int64_t open = INT64_MAX;      ///< the least subproblem still in a row's hands
+  std::vector<std::int32_t> learned;  ///< the nogoods its rows logged (search/learning.hpp)
 };
 
 /// One search state and its kernel on one execution space, launched in slices by the driver
@@ -284,6 +285,10 @@ class Searcher {
   virtual void bind_thread() const {}
   /// The launch time the node budget aims at (default 50 ms).
   virtual void aim(double slice_s) = 0;
+  /// Learning: adds what the nogoods of the pool last uploaded did to `store`'s activity, and
+  /// uploads `store`'s pool when it changed since (between slices only).
+  virtual void collect_activity(NogoodStore& store) = 0;
+  virtual void upload_nogoods(const NogoodStore& store) = 0;
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -348,7 +353,9 @@ class SliceSearcher final : public Searcher {
     report.snapshots = report.store_slots > 0;
     report.copy_distance = report.snapshots ? options.copy_distance : 0;
     // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
-    const std::size_t work_ints = QueueWork::ints(program.num_propagators(), n_);
+    // Learning: the pool's room, in the event-driven fixpoint's queue too (domains/nogoods.hpp).
+    const int pool_capacity = options.learn != LearnMode::none ? std::max(1, options.nogood_capacity) : 0;
+    const std::size_t work_ints = QueueWork::ints(program.num_propagators() + pool_capacity, n_);
     report.reads_per_variable = n_ > 0 ? double(kernel_.program.var_props.extent(0)) / n_ : 0;
     // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
     // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
@@ -364,7 +371,26 @@ class SliceSearcher final : public Searcher {
     report.queue_fixpoint =
         queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
     kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
-                                        report.queue_fixpoint ? work_ints : 0, words);
+                                        report.queue_fixpoint ? work_ints : 0, words,
+                                        pool_capacity > 0 && rows_.free > 0 ? std::size_t(options.nogood_log_ints) : 0,
+                                        pool_capacity > 0);
+    if (pool_capacity > 0) {
+      const std::size_t lits = std::size_t(pool_capacity) * std::size_t(std::max(1, options.nogood_max_length));
+      pool_begin_ = decltype(pool_begin_)("kcp::search::nogood_begin", std::size_t(pool_capacity) + 1);
+      pool_lits_ = decltype(pool_lits_)("kcp::search::nogood_lits", lits);
+      pool_watch_begin_ = decltype(pool_watch_begin_)("kcp::search::nogood_watch_begin", std::size_t(n_) + 1);
+      pool_watch_ = decltype(pool_watch_)("kcp::search::nogood_watch", lits);
+      pool_activity_ = decltype(pool_activity_)("kcp::search::nogood_activity", 2 * std::size_t(pool_capacity));
+      kernel_.pool.begin = pool_begin_;
+      kernel_.pool.lits = pool_lits_;
+      kernel_.pool.watch_begin = pool_watch_begin_;
+      kernel_.pool.watch = pool_watch_;
+      kernel_.pool.activity = pool_activity_;
+      kernel_.pool.capacity = pool_capacity;
+      // Raw nogoods up to twice the length kept: merging a variable's literals shortens many.
+      kernel_.max_nogood_length = 2 * std::max(1, options.nogood_max_length);
+      kernel_.learn = rows_.free > 0 ? options.learn : LearnMode::none;
+    }
     kernel_.queue = report.queue_fixpoint;
 #ifdef KCP_CHECK_INVARIANTS
     if (report.subproblem_depth <= 22)
@@ -380,6 +406,7 @@ class SliceSearcher final : public Searcher {
     kernel_.free_runs.sequence = options.restart;
     kernel_.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
     kernel_.free_runs.lns = options.lns;
+    kernel_.free_runs.restart_permille = static_cast<int>(std::lround(std::clamp(options.restart_share, 0.0, 1.0) * 1000));
     kernel_.free_runs.phase_saving = options.phase_saving;
     kernel_.free_runs.windows = options.lns_windows;
     kernel_.free_runs.alternate = !options.phases.empty();
@@ -460,11 +487,25 @@ class SliceSearcher final : public Searcher {
     }
     if constexpr (!host_state) Kokkos::deep_copy(control_, kernel_.state.control);
     if (control_(ctl_error) == 1) throw std::runtime_error("the search kernel did not get its team scratch");
+    Slice slice;
+    if (control_(ctl_learned_ints) > 0) {
+      // The log's entries that fit; the counter restarts for the next launch.
+      const std::int64_t ints = std::min<std::int64_t>(control_(ctl_learned_ints), kernel_.state.learned.extent(0));
+      slice.learned.resize(std::size_t(ints));
+      const Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> out(slice.learned.data(), std::size_t(ints));
+      if constexpr (host_state) {
+        std::copy(kernel_.state.learned.data(), kernel_.state.learned.data() + ints, slice.learned.begin());
+        kernel_.state.control(ctl_learned_ints) = 0;
+      } else {
+        Kokkos::deep_copy(out, Kokkos::subview(kernel_.state.learned, std::make_pair(std::int64_t(0), ints)));
+        Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, int(ctl_learned_ints)), std::int64_t(0));
+      }
+      control_(ctl_learned_ints) = 0;
+    }
     if (control_(ctl_error) == 2)
       throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity_) +
                                " decisions); rerun with a larger --max-depth");
 
-    Slice slice;
     bool any = false;
     for (int t = 0; t < rows; ++t) {
       if (!team_(t, team_has_solution)) continue;
@@ -478,7 +519,7 @@ class SliceSearcher final : public Searcher {
       }
       if (options_.objective >= 0) {
         const Source source = t < rows_.complete ? from_complete
-                              : team_(t, team_fix_permille) > 0 ? from_lns
+                              : team_(t, team_in_neighbourhood) ? from_lns
                                                                 : from_restart;
         const std::int64_t key = values[std::size_t(options_.objective)];
         slice.found.push_back(Found{key, source, helper_, std::move(values)});
@@ -508,8 +549,46 @@ class SliceSearcher final : public Searcher {
     if constexpr (!host_state) Kokkos::deep_copy(kernel_.state.incumbent, incumbent_);
   }
 
+  void collect_activity(NogoodStore& store) override {
+    if (kernel_.pool.count == 0) return;
+    const std::size_t ints = 2 * std::size_t(kernel_.pool.count);
+    std::vector<std::int32_t> activity(ints);
+    if constexpr (host_state) {
+      std::copy(pool_activity_.data(), pool_activity_.data() + ints, activity.begin());
+    } else {
+      const Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> out(activity.data(), ints);
+      Kokkos::deep_copy(out, Kokkos::subview(pool_activity_, std::make_pair(std::size_t(0), ints)));
+    }
+    store.add_activity(activity.data(), kernel_.pool.count);
+    Kokkos::deep_copy(pool_activity_, std::int32_t(0));
+  }
+
+  void upload_nogoods(const NogoodStore& store) override {
+    if (kernel_.pool.capacity == 0 || store.generation() == uploaded_generation_) return;
+    std::vector<std::int32_t> begin, watch_begin, watch;
+    std::vector<Literal> lits;
+    store.layout(n_, begin, lits, watch_begin, watch);
+    const auto put = [](const auto& view, const auto& values) {
+      using T = typename std::decay_t<decltype(values)>::value_type;
+      const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> in(values.data(), values.size());
+      if constexpr (host_state) {
+        std::copy(values.begin(), values.end(), view.data());
+      } else {
+        Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), values.size())), in);
+      }
+    };
+    put(pool_begin_, begin);
+    put(pool_lits_, lits);
+    put(pool_watch_begin_, watch_begin);
+    put(pool_watch_, watch);
+    kernel_.pool.count = static_cast<int>(begin.size()) - 1;
+    kernel_.pool.epoch = store.epoch();
+    uploaded_generation_ = store.generation();
+  }
+
   void add_totals(SearchReport& report) const override {
     add_team_totals(report, team_, rows_);
+    report.nogoods_dropped += control_(ctl_learned_dropped);
     report.subproblems_skipped += control_(ctl_skipped);
     report.launches += launches_;
 #ifdef KCP_CHECK_INVARIANTS
@@ -555,6 +634,10 @@ class SliceSearcher final : public Searcher {
   double slice_s_ = 0.05;  ///< the launch time the node budget aims at
   int launches_ = 0;
   Clock::time_point launch_start_;
+  // The nogood pool's buffers (kernel_.pool reads them; empty without learning).
+  Kokkos::View<std::int32_t*, Memory> pool_begin_, pool_watch_begin_, pool_watch_, pool_activity_;
+  Kokkos::View<Literal*, Memory> pool_lits_;
+  int uploaded_generation_ = 0;
 };
 
 /// While a helper's slice runs beside a fleet's slice on a GPU, ends the helper's slice (its stop
@@ -610,7 +693,7 @@ std::unique_ptr<Searcher> make_searcher(const Program& program, const SearchOpti
 /// the helper's slices while the fleet's runs; between slices it hands new solutions to the caller,
 /// shares the best objective and the incumbent between the two, checks the time limit and the
 /// interrupt flag, and decides when to stop (when the fleet's complete rows are all idle).
-SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& options,
+SearchReport run_search(Searcher& fleet, Searcher* helper, const Program& program, const SearchOptions& options,
                         const SolutionCallback& on_solution, Clock::time_point start) {
   SearchReport report = fleet.setup;
   if (helper != nullptr) report.host_teams = helper->setup.teams;
@@ -627,6 +710,11 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
   bool limit_reached = false;  ///< the solution limit or the caller stopped the search
   // The incumbent the free rows build neighbourhoods from, published between slices.
   std::vector<std::int32_t> incumbent;
+  // Learning: the nogoods of every searcher's rows, one pool for all (search/learning.hpp).
+  const bool learning = options.learn != LearnMode::none;
+  NogoodStore nogoods;
+  if (learning) nogoods = NogoodStore(program, std::max(1, options.nogood_capacity), options.nogood_max_length);
+  if (learning && options.on_nogood) nogoods.on_learned = [&](const HostNogood& g) { options.on_nogood(g.lits, g.bound); };
   const auto deliver = [&](std::vector<Found>& found) {
     for (auto& [key, source, host, values] : found) {
       if (stop) {
@@ -671,6 +759,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
         Slice h = helper->finish();
         if (beside && (cut = cutter->disarm())) fleet_end = cut;
         deliver(h.found);
+        if (learning) nogoods.absorb(h.learned.data(), std::int64_t(h.learned.size()));
         helper->publish(best_reported, incumbent);
       } while (fleet.running() && !stop);
       if (cut) report.fleet_wait_s += seconds_since(*cut);
@@ -697,6 +786,21 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
       fleet.publish(best_reported, incumbent);
       if (helper != nullptr) helper->publish(best_reported, incumbent);
       incumbent.clear();  // published: the next publish sends values only when they change
+    }
+    if (learning) {
+      // After the bound: a nogood holds under the bound it was learned with, which the best
+      // published is at or below. Every searcher's activity is in before the pool changes.
+      nogoods.absorb(slice.learned.data(), std::int64_t(slice.learned.size()));
+      fleet.collect_activity(nogoods);
+      if (helper != nullptr) helper->collect_activity(nogoods);
+      nogoods.end_round();
+      fleet.upload_nogoods(nogoods);
+      if (helper != nullptr) helper->upload_nogoods(nogoods);
+      // The empty nogood: no solution below its bound, which is at or above the best found.
+      if (nogoods.proved() && nogoods.proof_bound() >= best_reported && !stop) {
+        report.complete = report.proved_by_nogood = true;
+        stop = true;
+      }
     }
 
     report.idle_teams = slice.idle;
@@ -740,6 +844,14 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const SearchOptions& 
     report.setup_time_s += helper->setup.setup_time_s;
     add_work(report, h);
   }
+  if (learning) {
+    report.nogoods_learned = nogoods.learned;
+    report.nogoods_dropped += nogoods.dropped;
+    report.nogoods_deleted = nogoods.deleted;
+    report.nogoods_kept = nogoods.size();
+    report.nogood_propagations = nogoods.propagations;
+    report.nogood_failures = nogoods.failures;
+  }
   report.best = best_reported;
   if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
   report.solve_time_s = seconds_since(start);
@@ -753,8 +865,10 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   LaunchParams lp = default_launch_params<ExecSpace>();
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
-  const auto run = [&](const SearchOptions& o, const SolutionCallback& cb) {
+  const auto run = [&](SearchOptions o, const SolutionCallback& cb) {
     const auto start = Clock::now();
+    // Learning needs free runs (optimisation with a portfolio) to learn from.
+    if (portfolio_rows(o, 2).free == 0) o.learn = LearnMode::none;
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
@@ -772,7 +886,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // ma-path-finding, whose GPU slices take a second). Beside a host fleet they take turns.
       if (beside_gpu) helper->aim(1.0);
     }
-    return run_search(*fleet, helper.get(), o, cb, start);
+    return run_search(*fleet, helper.get(), program, o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&
                      default_teams<ExecSpace>(lp) > 1;

@@ -6,6 +6,7 @@
 #include "domains/program.hpp"
 #include "search/branching.hpp"
 #include "search/launch.hpp"
+#include "search/learning.hpp"
 #include "search/modes.hpp"
 
 #include <csignal>
@@ -81,6 +82,8 @@ struct SearchOptions {
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
+  /// Of those, the share that restarts from the root instead (FreeRuns::restart_permille), in [0, 1].
+  double restart_share = 0;
   bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
   /// Every other neighbourhood frees a window of consecutive variables (modes.hpp); off by default:
   /// 7 better / 7 worse than random shares alone on this VM (perf/NOTES.md entry 19).
@@ -90,6 +93,16 @@ struct SearchOptions {
   /// turns). 0: none; -1: every host thread; host_teams_auto: -1 beside a GPU, else 0 (perf/NOTES.md
   /// entry 19). Optimisation with a portfolio only.
   int host_teams = host_teams_auto;
+  /// Learning (search/learning.hpp): what the portfolio's free runs leave as nogoods for every team
+  /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
+  /// (neighbourhoods too).
+  LearnMode learn = LearnMode::none;
+  int nogood_capacity = 4096;        ///< nogoods the pool holds (the least active half goes when full)
+  int nogood_max_length = 32;        ///< longer ones are not kept
+  std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
+  /// Called with every nogood kept into the pool and the objective bound it holds under (tests check
+  /// each against the model).
+  std::function<void(const std::vector<Literal>&, std::int64_t)> on_nogood;
   /// The variables LNS fixes from (store variables); empty: those of `phases`, else every variable.
   std::vector<int> neighbourhood;
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
@@ -120,6 +133,12 @@ struct SearchReport {
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
   /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.
   double fleet_wait_s = 0;
+  /// Learning: nogoods kept into the pool over the search, learned but not kept (too long, duplicates,
+  /// never firing, or past the log), deleted to make room, in the pool at the end; narrowings and
+  /// failures they caused; whether the search was proven complete by the empty nogood.
+  std::int64_t nogoods_learned = 0, nogoods_dropped = 0, nogoods_deleted = 0, nogoods_kept = 0;
+  std::int64_t nogood_propagations = 0, nogood_failures = 0;
+  bool proved_by_nogood = false;
   double best_time_s = 0;  ///< when the last improving solution was handed over (since the search began)
   /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
   std::int64_t objective_bound = INT64_MIN;

@@ -65,6 +65,10 @@ struct Options {
   bool lns = true;
   bool phase_saving = true;
   bool lns_windows = false;
+  double restart_share = 0;
+  std::string learn = "none";
+  int nogood_capacity = 4096;
+  int nogood_max_length = 32;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
@@ -143,12 +147,26 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--lns,!--no-lns", o.lns,
                "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
                "off: restarts only)");
+  app.add_option("--restart-share", o.restart_share,
+                 "Once a solution exists, the share of the portfolio's runs that still restart from the root "
+                 "instead of searching a neighbourhood (they are the runs --learn restart learns from; default 0)")
+      ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--lns-windows,!--no-lns-windows", o.lns_windows,
                "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
                "random share (default off)");
   app.add_flag("--phase-saving,!--no-phase-saving", o.phase_saving,
                "The portfolio's runs branch towards the best solution's values first once one exists (solution "
                "phase saving; default on)");
+  app.add_option("--learn", o.learn,
+                 "Nogoods the portfolio's runs leave for every team (optimisation): none, restart (the runs "
+                 "from the root: reduced nld-nogoods, and a proof when one is searched to the end) or all "
+                 "(neighbourhoods too); default none")
+      ->check(CLI::IsMember({"none", "restart", "all"}));
+  app.add_option("--nogood-capacity", o.nogood_capacity,
+                 "Nogoods the learned pool holds (the least active half goes when it is full; default 4096)")
+      ->check(CLI::Range(1, 1 << 24));
+  app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 32)")
+      ->check(CLI::Range(1, 1 << 16));
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
@@ -332,6 +350,10 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.lns = o.lns;
   so.phase_saving = o.phase_saving;
   so.lns_windows = o.lns_windows;
+  so.restart_share = o.restart_share;
+  so.learn = o.learn == "restart" ? LearnMode::restart : o.learn == "all" ? LearnMode::all : LearnMode::none;
+  so.nogood_capacity = o.nogood_capacity;
+  so.nogood_max_length = o.nogood_max_length;
   so.host_teams = o.host_teams;
 
   const bool optimise = compiled.has_objective;
@@ -439,6 +461,15 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "restarts", std::to_string(rep.restarts));
     stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));
     stat(out, "neighbourhoodsExhausted", std::to_string(rep.neighbourhoods_exhausted));
+    if (so.learn != LearnMode::none && optimise) {
+      stat(out, "nogoodsLearned", std::to_string(rep.nogoods_learned));
+      stat(out, "nogoodsKept", std::to_string(rep.nogoods_kept));
+      stat(out, "nogoodsDropped", std::to_string(rep.nogoods_dropped));
+      stat(out, "nogoodsDeleted", std::to_string(rep.nogoods_deleted));
+      stat(out, "nogoodPropagations", std::to_string(rep.nogood_propagations));
+      stat(out, "nogoodFailures", std::to_string(rep.nogood_failures));
+      stat(out, "provedByNogood", rep.proved_by_nogood ? "true" : "false");
+    }
     if (optimise) {
       stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));
       stat(out, "improvementsRestart", std::to_string(rep.improvements_restart));

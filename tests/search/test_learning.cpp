@@ -1,0 +1,400 @@
+// Learning (search/learning.hpp, domains/nogoods.hpp): the nogood family propagates as a clause does;
+// the host's store minimises, deduplicates and deletes as it says; every nogood the search learns is
+// checked by brute force against the model under the bound it was learned with; and with learning
+// on, every backend and portfolio shape proves the optimum complete search proves (a proof by the
+// empty nogood included). Learning runs in optimisation only (it needs the portfolio's free runs):
+// satisfaction asked to learn searches as without.
+#include "search/solve.hpp"
+
+#include "domains/fixpoint.hpp"
+#include "search/learning.hpp"
+#include "tests/backends.hpp"
+#include "tests/random_programs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace kcp {
+namespace {
+
+using HostPool = NogoodPool<Kokkos::HostSpace>;
+
+/// A pool over n variables holding `nogoods` (kept alive by the returned holder).
+struct PoolHolder {
+  Kokkos::View<const std::int32_t*, Kokkos::HostSpace> begin, watch_begin, watch;
+  Kokkos::View<std::int32_t*, Kokkos::HostSpace> activity;
+  Kokkos::View<const Literal*, Kokkos::HostSpace> lits;
+  HostPool pool;
+};
+PoolHolder make_pool(int n, const std::vector<std::vector<Literal>>& nogoods) {
+  PoolHolder h;
+  std::vector<std::int32_t> begin{0}, per(std::size_t(n) + 1, 0), watch;
+  std::vector<Literal> lits;
+  for (const auto& g : nogoods) {
+    lits.insert(lits.end(), g.begin(), g.end());
+    begin.push_back(static_cast<std::int32_t>(lits.size()));
+  }
+  std::vector<std::vector<std::int32_t>> of(static_cast<std::size_t>(n));
+  for (std::size_t k = 0; k < nogoods.size(); ++k)
+    for (const Literal& l : nogoods[k])
+      if (of[std::size_t(l.var())].empty() || of[std::size_t(l.var())].back() != int(k))
+        of[std::size_t(l.var())].push_back(static_cast<std::int32_t>(k));
+  for (int x = 0; x < n; ++x) {
+    per[std::size_t(x) + 1] = per[std::size_t(x)] + static_cast<std::int32_t>(of[std::size_t(x)].size());
+    watch.insert(watch.end(), of[std::size_t(x)].begin(), of[std::size_t(x)].end());
+  }
+  h.begin = detail::upload<std::int32_t, Kokkos::HostSpace>("begin", begin);
+  h.watch_begin = detail::upload<std::int32_t, Kokkos::HostSpace>("watch_begin", per);
+  h.watch = detail::upload<std::int32_t, Kokkos::HostSpace>("watch", watch.empty() ? std::vector<std::int32_t>{0} : watch);
+  h.lits = detail::upload<Literal, Kokkos::HostSpace>("lits", lits.empty() ? std::vector<Literal>{Literal{0, 0}} : lits);
+  h.activity = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("activity", 2 * nogoods.size() + 2);
+  h.pool.begin = h.begin;
+  h.pool.lits = h.lits;
+  h.pool.watch_begin = h.watch_begin;
+  h.pool.watch = h.watch;
+  h.pool.activity = h.activity;
+  h.pool.count = h.pool.capacity = static_cast<int>(nogoods.size());
+  return h;
+}
+
+Literal lit(int x, LiteralOp op, std::int32_t v) { return Literal::make(x, op, v); }
+
+/// Each operation's truth on a store with a hole and without, and what making it false does.
+TEST(Learning, LiteralsReadAndFalsifyTheStore) {
+  for (const bool bits : {false, true}) {
+    Program p;
+    p.add_var(0, 9);
+    p.add_var(3, 3);
+    if (bits) p.give_bits(0);
+    StoreRef<false> s = p.store();
+    if (bits) s.remove(0, 5);
+    EXPECT_EQ(literal_state(s, lit(1, lit_eq, 3)), 1);
+    EXPECT_EQ(literal_state(s, lit(1, lit_ne, 3)), -1);
+    EXPECT_EQ(literal_state(s, lit(0, lit_eq, 4)), 0);
+    EXPECT_EQ(literal_state(s, lit(0, lit_eq, 10)), -1);
+    EXPECT_EQ(literal_state(s, lit(0, lit_ne, 5)), bits ? 1 : 0);  // a bounds-only store keeps 5
+    EXPECT_EQ(literal_state(s, lit(0, lit_eq, 5)), bits ? -1 : 0);
+    EXPECT_EQ(literal_state(s, lit(0, lit_le, 9)), 1);
+    EXPECT_EQ(literal_state(s, lit(0, lit_le, 4)), 0);
+    EXPECT_EQ(literal_state(s, lit(0, lit_le, -1)), -1);
+    EXPECT_EQ(literal_state(s, lit(0, lit_ge, 0)), 1);
+    EXPECT_EQ(literal_state(s, lit(0, lit_ge, 10)), -1);
+    // Falsified, each holds in no value left.
+    for (const Literal l : {lit(0, lit_le, 2), lit(0, lit_ge, 8), lit(0, lit_ne, 7), lit(0, lit_eq, 0)}) {
+      Program q = p;
+      StoreRef<false> t = q.store();
+      if (bits) t.remove(0, 5);
+      EXPECT_FALSE(falsify(t, l) & prop_failed);
+      EXPECT_EQ(literal_state(t, l), -1) << l.op();
+    }
+  }
+}
+
+/// A nogood with every literal but one true makes the last false; all true fails; one false or two
+/// undecided: nothing. Activity counts what it did.
+TEST(Learning, NogoodPropagatesAsAClause) {
+  Program p;
+  for (int x = 0; x < 3; ++x) p.add_var(0, 5);
+  const std::vector<Literal> g{lit(0, lit_eq, 2), lit(1, lit_le, 3), lit(2, lit_ge, 4)};
+  PoolHolder h = make_pool(3, {g});
+  {
+    Program q = p;
+    StoreRef<false> s = q.store();
+    EXPECT_EQ(h.pool.propagate(0, s), prop_unchanged);  // three undecided
+    s.narrow_to(0, 2, 2);
+    EXPECT_EQ(h.pool.propagate(0, s), prop_unchanged);  // two undecided
+    s.narrow_max(1, 1);
+    EXPECT_EQ(h.pool.propagate(0, s), prop_changed);  // x2 >= 4 made false: x2 <= 3
+    EXPECT_EQ(q.ub[2], 3);
+    EXPECT_EQ(h.activity(0), 1);
+  }
+  {
+    Program q = p;
+    StoreRef<false> s = q.store();
+    s.narrow_to(0, 2, 2);
+    s.narrow_max(1, 3);
+    s.narrow_min(2, 4);
+    EXPECT_EQ(h.pool.propagate(0, s), prop_failed);
+    EXPECT_EQ(h.activity(1), 1);
+  }
+  {
+    Program q = p;
+    StoreRef<false> s = q.store();
+    s.narrow_min(0, 3);  // x0 = 2 false: the nogood is satisfied
+    s.narrow_max(1, 3);
+    EXPECT_EQ(h.pool.propagate(0, s), prop_unchanged);
+    EXPECT_EQ(q.lb[2], 0);
+    EXPECT_EQ(q.ub[2], 5);
+  }
+}
+
+/// serial_fixpoint runs the pool's nogoods with the program's propagators: a chain of nogoods and a
+/// row propagate into each other.
+TEST(Learning, FixpointRunsTheNogoodsWithThePropagators) {
+  Program p;
+  for (int x = 0; x < 3; ++x) p.add_var(0, 5);
+  p.add_row(LinearKind::le, {1, -1}, {1, 2}, 0);  // x1 <= x2
+  // x0 >= 1 -> x1 >= 3 (as the nogood {x0 >= 1, x1 <= 2}); x2 <= 3 -> x0 = 0.
+  PoolHolder h = make_pool(3, {{lit(0, lit_ge, 1), lit(1, lit_le, 2)}, {lit(2, lit_le, 3), lit(0, lit_ge, 1)}});
+  const DeviceProgram<Kokkos::HostSpace> d(p);
+  {
+    Program q = p;
+    q.lb[0] = 1;
+    const FixpointResult r = serial_fixpoint(d, q.store(), 0, &h.pool);
+    EXPECT_FALSE(r.failed);
+    EXPECT_EQ(q.lb[1], 3);  // the first nogood
+    EXPECT_EQ(q.lb[2], 4);  // the row, then the second nogood has x2 <= 3 false
+  }
+  {
+    Program q = p;
+    q.ub[2] = 3;
+    const FixpointResult r = serial_fixpoint(d, q.store(), 0, &h.pool);
+    EXPECT_FALSE(r.failed);
+    EXPECT_EQ(q.ub[0], 0);  // the second nogood
+  }
+  {
+    Program q = p;
+    q.lb[0] = 1;
+    q.ub[2] = 3;
+    EXPECT_TRUE(serial_fixpoint(d, q.store(), 0, &h.pool).failed);
+    EXPECT_FALSE(serial_fixpoint(d, p.store()).failed);  // without the pool nothing fails
+  }
+}
+
+/// Minimisation: a variable's literals merge into an interval (and its holes), literals true at the
+/// root go, a nogood that can never fire (contradictory literals, a literal false at the root) is not
+/// kept, duplicates are not kept, the empty nogood is a proof, and the pool keeps the most active half.
+TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
+  Program p;
+  for (int x = 0; x < 4; ++x) p.add_var(0, 9);
+  NogoodStore store(p, 4, 3);
+  std::vector<std::vector<Literal>> kept;
+  store.on_learned = [&](const HostNogood& g) { kept.push_back(g.lits); };
+  const auto log = [](const std::vector<std::vector<Literal>>& nogoods, std::int64_t bound) {
+    std::vector<std::int32_t> out;
+    for (const auto& g : nogoods) {
+      out.push_back(static_cast<std::int32_t>(g.size()));
+      out.push_back(static_cast<std::int32_t>(bound >> 32));
+      out.push_back(static_cast<std::int32_t>(bound & 0xffffffff));
+      for (const Literal& l : g) {
+        out.push_back(l.var_op);
+        out.push_back(l.value);
+      }
+    }
+    return out;
+  };
+  const std::vector<std::int32_t> a = log({{lit(0, lit_le, 7), lit(1, lit_eq, 3), lit(0, lit_le, 5), lit(2, lit_ge, 0)},
+                                           {lit(0, lit_ge, 4), lit(0, lit_le, 4)},
+                                           {lit(1, lit_eq, 3), lit(1, lit_eq, 4)},
+                                           {lit(3, lit_le, -1), lit(0, lit_eq, 1)},
+                                           {lit(0, lit_le, 5), lit(1, lit_eq, 3)},
+                                           {lit(0, lit_ge, 3), lit(0, lit_ne, 3), lit(0, lit_ne, 6), lit(1, lit_le, 2)},
+                                           {lit(0, lit_eq, 1), lit(1, lit_eq, 1), lit(2, lit_eq, 1), lit(3, lit_eq, 1)}},
+                                          -7);
+  store.absorb(a.data(), std::int64_t(a.size()));
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(kept[0], (std::vector<Literal>{lit(0, lit_le, 5), lit(1, lit_eq, 3)}));  // x2 >= 0 holds at the root
+  EXPECT_EQ(kept[1], (std::vector<Literal>{lit(0, lit_eq, 4)}));
+  // x0 in [3, 9] \ {3, 6} is x0 >= 4, x0 != 6.
+  EXPECT_EQ(kept[2], (std::vector<Literal>{lit(0, lit_ge, 4), lit(0, lit_ne, 6), lit(1, lit_le, 2)}));
+  EXPECT_EQ(store.dropped, 4);  // contradictory, false at the root, a duplicate, too long
+  EXPECT_EQ(store.nogoods()[0].bound, -7);
+  EXPECT_FALSE(store.proved());
+  const std::vector<std::int32_t> empty = log({{lit(2, lit_ge, 0)}}, 12);
+  store.absorb(empty.data(), std::int64_t(empty.size()));
+  EXPECT_TRUE(store.proved());
+  EXPECT_EQ(store.proof_bound(), 12);
+
+  EXPECT_EQ(store.epoch(), 0);
+
+  // Over capacity (4) at the end of a round: the round's nogoods first, then the most active, keep
+  // half the capacity; the ids change (a new epoch).
+  NogoodStore full(p, 4, 3);
+  const std::vector<std::int32_t> c = log({{lit(3, lit_eq, 1)}, {lit(3, lit_eq, 2)}, {lit(3, lit_eq, 3)}}, 5);
+  full.absorb(c.data(), std::int64_t(c.size()));
+  full.end_round();  // 3 <= 4: nothing deleted
+  EXPECT_EQ(full.epoch(), 0);
+  const std::vector<std::int32_t> d = log({{lit(2, lit_eq, 1)}, {lit(2, lit_eq, 2)}}, 5);
+  full.absorb(d.data(), std::int64_t(d.size()));
+  const std::vector<std::int32_t> activity{0, 0, 4, 1, 0, 0};  // the pool searched held the first 3
+  full.add_activity(activity.data(), 3);
+  EXPECT_EQ(full.propagations, 4);
+  EXPECT_EQ(full.failures, 1);
+  full.end_round();
+  ASSERT_EQ(full.size(), 2);
+  EXPECT_EQ(full.nogoods()[0].lits, (std::vector<Literal>{lit(2, lit_eq, 1)}));
+  EXPECT_EQ(full.nogoods()[1].lits, (std::vector<Literal>{lit(2, lit_eq, 2)}));
+  EXPECT_EQ(full.deleted, 3);
+  EXPECT_EQ(full.epoch(), 1);
+  // With room for three, the most active old one stays.
+  NogoodStore three(p, 6, 3);
+  three.absorb(c.data(), std::int64_t(c.size()));
+  three.end_round();
+  three.absorb(d.data(), std::int64_t(d.size()));
+  const std::vector<std::int32_t> e = log({{lit(1, lit_eq, 1)}, {lit(1, lit_eq, 2)}}, 5);
+  three.absorb(e.data(), std::int64_t(e.size()));
+  three.add_activity(activity.data(), 3);
+  three.end_round();  // 7 > 6: the 4 new ones, cut to 3 (keep = 6 / 2)... the new ones come first
+  ASSERT_EQ(three.size(), 3);
+  NogoodStore old(p, 4, 3);
+  old.absorb(c.data(), std::int64_t(c.size()));
+  old.end_round();
+  old.absorb(d.data(), std::int64_t(d.size()) / 2);  // one new nogood
+  old.add_activity(activity.data(), 3);
+  old.end_round();  // 4 <= 4
+  const std::vector<std::int32_t> f = log({{lit(0, lit_eq, 1)}}, 5);
+  old.absorb(f.data(), std::int64_t(f.size()));
+  old.end_round();  // 5 > 4: the new one, then the most active (x3 = 2)
+  ASSERT_EQ(old.size(), 2);
+  EXPECT_EQ(old.nogoods()[0].lits, (std::vector<Literal>{lit(0, lit_eq, 1)}));
+  EXPECT_EQ(old.nogoods()[1].lits, (std::vector<Literal>{lit(3, lit_eq, 2)}));
+}
+
+/// A random small model: every store value can be enumerated (besides the objective, a sum the
+/// others fix).
+Program small_optimisation(int seed, int& objective) {
+  std::mt19937 rng(4400 + seed);
+  Program p = test::random_network(rng, 4 + seed % 2, 1 + seed % 3, 1 + seed % 2, seed % 2, 2);
+  objective = p.add_var(-1000, 1000);
+  std::vector<std::int32_t> cs{-1};
+  std::vector<int> xs{objective};
+  for (int x = 0; x < p.num_vars() - 1; ++x) {
+    cs.push_back((x % 2 ? -1 : 1) * (1 + (seed + x) % 4));
+    xs.push_back(x);
+  }
+  p.add_row(LinearKind::eq, cs, xs, 0);
+  return p;
+}
+
+/// Every solution of p (the objective is the last variable, fixed by the others).
+std::vector<std::vector<std::int32_t>> all_solutions(const Program& p) {
+  const int n = p.num_vars() - 1;
+  std::vector<std::vector<std::int32_t>> out;
+  std::vector<std::int32_t> v(p.lb.begin(), p.lb.begin() + n);
+  const DeviceProgram<Kokkos::HostSpace> d(p);
+  for (;;) {
+    Program q = p;
+    bool in = true;
+    for (int x = 0; x < n; ++x) {
+      in = in && q.store().contains(x, v[std::size_t(x)]);
+      q.lb[std::size_t(x)] = q.ub[std::size_t(x)] = v[std::size_t(x)];
+    }
+    if (in && !serial_fixpoint(d, q.store()).failed) {
+      EXPECT_EQ(q.lb[std::size_t(n)], q.ub[std::size_t(n)]);
+      out.push_back(q.lb);
+    }
+    int x = 0;
+    while (x < n && v[std::size_t(x)] == p.ub[std::size_t(x)]) v[std::size_t(x)] = p.lb[std::size_t(x)], ++x;
+    if (x == n) return out;
+    ++v[std::size_t(x)];
+  }
+}
+
+bool holds(const Literal& l, const std::vector<std::int32_t>& s) {
+  const std::int32_t a = s[std::size_t(l.var())];
+  switch (l.op()) {
+    case lit_eq: return a == l.value;
+    case lit_ne: return a != l.value;
+    case lit_le: return a <= l.value;
+    default: return a >= l.value;
+  }
+}
+
+template <class Space>
+class LearningOnBackend : public ::testing::Test {};
+TYPED_TEST_SUITE(LearningOnBackend, test::Backends, test::BackendName);
+
+/// On random small models, with learning on (restarts, every run; one team alternating, several, the
+/// host's rows beside; runs from the root only, neighbourhoods, or a share of restarts beside them): the optimum complete search proves, proven; every solution improving; and no
+/// nogood learned excludes a solution better than the bound it was learned under (brute force over
+/// the model's solutions). Over all runs nogoods were learned, propagated and ended searches as proofs.
+TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
+  struct Shape {
+    int teams;
+    LearnMode learn;
+    bool lns;
+    double restart_share;
+    int host_teams;
+  };
+  const std::vector<Shape> shapes{{1, LearnMode::restart, false, 0, 0},
+                                  {2, LearnMode::all, true, 0, 0},
+                                  {3, LearnMode::restart, true, 0.5, 0},
+                                  {4, LearnMode::all, true, 0.3, 1}};
+  const int models = test::quick_mode() ? 12 : 40;
+  std::int64_t learned = 0, propagations = 0, proofs = 0, checked = 0;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    const Program p = small_optimisation(seed, objective);
+    const std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    std::int64_t optimum = INT64_MAX;
+    for (const auto& s : solutions) optimum = std::min<std::int64_t>(optimum, s[std::size_t(objective)]);
+    for (const Shape& shape : shapes) {
+      SearchOptions o;
+      o.objective = objective;
+      o.probe_s = 0;
+      o.teams = shape.teams;
+      o.portfolio = 0.5;
+      o.restart_base = 1;
+      o.lns = shape.lns;
+      o.restart_share = shape.restart_share;
+      o.host_teams = shape.host_teams;
+      o.learn = shape.learn;
+      o.slice_nodes = 2;
+      o.seed = std::uint64_t(seed);
+      const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(shape.teams) + " teams";
+      o.on_nogood = [&](const std::vector<Literal>& g, std::int64_t bound) {
+        ++checked;
+        for (const auto& s : solutions) {
+          if (s[std::size_t(objective)] >= bound) continue;
+          const bool all = std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, s); });
+          EXPECT_FALSE(all) << where << ": a nogood of " << g.size() << " literals excludes a solution of objective "
+                            << s[std::size_t(objective)] << " under bound " << bound;
+        }
+      };
+      std::int64_t last = INT64_MAX;
+      bool improving = true;
+      const SearchReport r = search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) {
+        improving = improving && v[std::size_t(objective)] < last;
+        last = v[std::size_t(objective)];
+        return true;
+      });
+      EXPECT_TRUE(r.complete) << where;
+      EXPECT_EQ(r.best, optimum) << where;
+      EXPECT_TRUE(improving) << where;
+      EXPECT_LE(r.nogoods_kept, r.nogoods_learned) << where;
+      learned += r.nogoods_learned;
+      propagations += r.nogood_propagations + r.nogood_failures;
+      proofs += r.proved_by_nogood ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(checked, learned);
+  EXPECT_GT(learned, models);
+  EXPECT_GT(propagations, 0);
+  EXPECT_GT(proofs, 0);
+}
+
+/// Satisfaction asked to learn: the same solutions, in the same order, as without.
+TYPED_TEST(LearningOnBackend, SatisfactionIsUntouched) {
+  for (int seed = 0; seed < 8; ++seed) {
+    int objective = -1;
+    const Program p = small_optimisation(seed, objective);
+    SearchOptions o;
+    o.max_solutions = 0;
+    o.teams = 2;
+    o.probe_s = 0;
+    std::vector<std::vector<std::int32_t>> a, b;
+    search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) { return a.push_back(v), true; });
+    o.learn = LearnMode::all;
+    const SearchReport r = search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) { return b.push_back(v), true; });
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    EXPECT_EQ(a, b) << "seed " << seed;
+    EXPECT_EQ(r.nogoods_learned, 0);
+  }
+}
+
+}  // namespace
+}  // namespace kcp

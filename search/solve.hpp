@@ -82,8 +82,9 @@ struct SearchOptions {
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists
-  /// Of those, the share that restarts from the root instead (FreeRuns::restart_permille), in [0, 1].
-  double restart_share = 0;
+  /// Of those, the share that restarts from the root instead (FreeRuns::restart_permille), in [0, 1]:
+  /// the runs that learn and prove (perf/NOTES.md entry 20).
+  double restart_share = 0.2;
   bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
   /// Every other neighbourhood frees a window of consecutive variables (modes.hpp); off by default:
   /// 7 better / 7 worse than random shares alone on this VM (perf/NOTES.md entry 19).
@@ -95,8 +96,8 @@ struct SearchOptions {
   int host_teams = host_teams_auto;
   /// Learning (search/learning.hpp): what the portfolio's free runs leave as nogoods for every team
   /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
-  /// (neighbourhoods too).
-  LearnMode learn = LearnMode::none;
+  /// (neighbourhoods too). Default: restarts (perf/NOTES.md entry 20).
+  LearnMode learn = LearnMode::restart;
   int nogood_capacity = 4096;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 32;        ///< longer ones are not kept
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)

@@ -65,8 +65,8 @@ struct Options {
   bool lns = true;
   bool phase_saving = true;
   bool lns_windows = false;
-  double restart_share = 0;
-  std::string learn = "none";
+  double restart_share = 0.2;
+  std::string learn = "restart";
   int nogood_capacity = 4096;
   int nogood_max_length = 32;
   int host_teams = kcp::host_teams_auto;
@@ -149,7 +149,7 @@ void add_options(CLI::App& app, Options& o) {
                "off: restarts only)");
   app.add_option("--restart-share", o.restart_share,
                  "Once a solution exists, the share of the portfolio's runs that still restart from the root "
-                 "instead of searching a neighbourhood (they are the runs --learn restart learns from; default 0)")
+                 "instead of searching a neighbourhood (they are the runs --learn restart learns from; default 0.2)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_flag("--lns-windows,!--no-lns-windows", o.lns_windows,
                "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
@@ -159,8 +159,8 @@ void add_options(CLI::App& app, Options& o) {
                "phase saving; default on)");
   app.add_option("--learn", o.learn,
                  "Nogoods the portfolio's runs leave for every team (optimisation): none, restart (the runs "
-                 "from the root: reduced nld-nogoods, and a proof when one is searched to the end) or all "
-                 "(neighbourhoods too); default none")
+                 "from the root: reduced nld-nogoods, and a proof when one is searched to the end; the default) or "
+                 "all (neighbourhoods too)")
       ->check(CLI::IsMember({"none", "restart", "all"}));
   app.add_option("--nogood-capacity", o.nogood_capacity,
                  "Nogoods the learned pool holds (the least active half goes when it is full; default 4096)")

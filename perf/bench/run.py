@@ -23,7 +23,8 @@ COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'team
            'variables', 'propagators', 'store_bytes', 'propagator_bytes', 'scratch_level', 'max_rss_mb',
            'timed_out', 'exit_code', 'error', 'propagations_per_node', 'restores', 'replayed_decisions',
            'bitset_vars', 'free_teams', 'restarts', 'neighbourhoods', 'improvements_complete', 'improvements_restart',
-           'improvements_lns', 'objective_bound', 'host_teams', 'host_nodes', 'improvements_host', 'trace']
+           'improvements_lns', 'objective_bound', 'host_teams', 'host_nodes', 'improvements_host', 'nogoods_learned',
+           'nogood_propagations', 'nogood_failures', 'proved_by_nogood', 'trace']
 
 
 def revision():
@@ -130,6 +131,8 @@ def run_one(args, path, cpu=None):
         'improvements_complete': g('improvementsComplete'), 'improvements_restart': g('improvementsRestart'),
         'improvements_lns': g('improvementsLns'), 'objective_bound': g('objectiveBound'),
         'host_teams': g('hostTeams'), 'host_nodes': g('hostNodes'), 'improvements_host': g('improvementsHost'),
+        'nogoods_learned': g('nogoodsLearned'), 'nogood_propagations': g('nogoodPropagations'),
+        'nogood_failures': g('nogoodFailures'), 'proved_by_nogood': g('provedByNogood'),
         # Each improving solution's time and objective (kcp -s -i prints them after each): anytime curves.
         'trace': ' '.join(f'{t}:{v}' for v, t in re.findall(
             r'^%%%mzn-stat: objective=(\S+)\n%%%mzn-stat: solutionTime=(\S+)', out, re.M)),

@@ -424,7 +424,10 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       });
       if (num_nogoods > 0)
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, pool->watch_first(x), pool->watch_end(x)),
-                             [&](const int j) { enqueue(num_props + pool->watcher(j), false); });
+                             [&](const int j) {
+                               const int k = pool->woken(j, s);
+                               if (k >= 0) enqueue(num_props + k, false);
+                             });
     });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { tcount[t ^ 1] = 0; });
     team.team_barrier();

@@ -8,11 +8,16 @@
 //
 // The pool the propagators read is one per search state, rebuilt by the host between launches and
 // constant during one, so that every team reads it without synchronisation: the nogoods' literals in
-// compressed rows (begin, lits) and, per variable, the nogoods that read it (watch_begin, watch),
-// through which the event-driven fixpoint wakes them as it wakes the program's propagators. A nogood
-// is propagated on one lane (its literals are few and checking one is a few loads); all of a
-// variable's nogoods are woken by any change of it (no watched-literal state per team: thousands of
-// teams share one pool, and two watches per nogood and team would not fit next to their stores).
+// compressed rows (begin, lits) and, per variable, the literals on it (watch_begin, watch: the index
+// of the literal in lits, and the nogood's id in watch_nogood), through which the event-driven
+// fixpoint wakes them as it wakes the program's propagators. A nogood is propagated on one lane (its
+// literals are few and checking one is a few loads). A change of x wakes a nogood only where one of
+// its literals on x is true after it (or, see woken(), an open x = v has v at a bound): a nogood can
+// become unit or fail only when one of its literals becomes true (truth is monotone as domains
+// narrow), so no propagation is missed, and the many changes that make a literal false or leave it
+// open wake nothing (Learning.QueueFixpointWakesWhatTheSerialFixpointRuns found the exception). (No watched-literal state per
+// team: thousands of teams share one pool, and two watches per nogood and team would not fit next to
+// their stores.)
 // Nogood k of the pool is propagator program.num_propagators() + k in the fixpoints' queue.
 //
 // How often each nogood narrowed or failed is counted (atomically, per nogood: `activity`), for the
@@ -77,7 +82,8 @@ struct NogoodPool {
   Kokkos::View<const std::int32_t*, MemorySpace> begin;        ///< [count + 1]: nogood k's literals are lits[begin(k), begin(k + 1))
   Kokkos::View<const Literal*, MemorySpace> lits;
   Kokkos::View<const std::int32_t*, MemorySpace> watch_begin;  ///< [variables + 1]
-  Kokkos::View<const std::int32_t*, MemorySpace> watch;        ///< nogood ids, per variable
+  Kokkos::View<const std::int32_t*, MemorySpace> watch;        ///< per variable, its literals' indexes in lits
+  Kokkos::View<const std::int32_t*, MemorySpace> watch_nogood; ///< the nogood of each of those literals
   Kokkos::View<std::int32_t*, MemorySpace> activity;           ///< [2 * capacity]: narrowings, failures
   int count = 0;
   int capacity = 0;       ///< nogoods the buffers hold at most (the fixpoint's queue is sized for them)
@@ -95,7 +101,18 @@ struct NogoodPool {
   }
   KOKKOS_INLINE_FUNCTION int watch_first(int x) const { return count > 0 ? watch_begin(x) : 0; }
   KOKKOS_INLINE_FUNCTION int watch_end(int x) const { return count > 0 ? watch_begin(x + 1) : 0; }
-  KOKKOS_INLINE_FUNCTION int watcher(int j) const { return watch(j); }
+  /// The nogood watch entry j wakes after a change of its variable on the store s: its id, or -1.
+  /// It wakes when its literal is true; and when the literal is x = v, still open, with v now at a
+  /// bound of x: a unit nogood whose last literal is x = v could not remove an inner v from a
+  /// bounds-only x, and can now (the one case where the same nogood narrows more after a change of
+  /// the variable its open literal is on).
+  template <class Store>
+  KOKKOS_INLINE_FUNCTION int woken(int j, const Store& s) const {
+    const Literal l = lits(watch(j));
+    const int st = literal_state(s, l);
+    const bool wake = st > 0 || (st == 0 && l.op() == lit_eq && (s.min(l.var()) == l.value || s.max(l.var()) == l.value));
+    return wake ? watch_nogood(j) : -1;
+  }
 
   /// Propagates nogood k once (see above).
   template <class Store>

@@ -127,29 +127,29 @@ void NogoodStore::end_round() {
 }
 
 void NogoodStore::layout(int n, std::vector<std::int32_t>& begin, std::vector<Literal>& lits,
-                         std::vector<std::int32_t>& watch_begin, std::vector<std::int32_t>& watch) const {
+                         std::vector<std::int32_t>& watch_begin, std::vector<std::int32_t>& watch,
+                         std::vector<std::int32_t>& watch_nogood) const {
   const int count = std::min(size(), capacity_);
   begin.assign(1, 0);
   lits.clear();
   std::vector<std::int32_t> per_var(std::size_t(n) + 1, 0);
   for (int k = 0; k < count; ++k) {
-    int last = -1;
     for (const Literal& l : kept_[std::size_t(k)].lits) {
       lits.push_back(l);
-      if (l.var() != last) ++per_var[std::size_t(l.var()) + 1];  // literals are sorted by variable
-      last = l.var();
+      ++per_var[std::size_t(l.var()) + 1];
     }
     begin.push_back(static_cast<std::int32_t>(lits.size()));
   }
   for (int x = 0; x < n; ++x) per_var[std::size_t(x) + 1] += per_var[std::size_t(x)];
   watch_begin = per_var;
-  watch.assign(std::size_t(per_var[std::size_t(n)]), 0);
+  watch.assign(lits.size(), 0);
+  watch_nogood.assign(lits.size(), 0);
   std::vector<std::int32_t> fill(per_var.begin(), per_var.end() - 1);
   for (int k = 0; k < count; ++k) {
-    int last = -1;
-    for (const Literal& l : kept_[std::size_t(k)].lits) {
-      if (l.var() != last) watch[std::size_t(fill[std::size_t(l.var())]++)] = k;
-      last = l.var();
+    for (int i = begin[std::size_t(k)]; i < begin[std::size_t(k) + 1]; ++i) {
+      const auto at = std::size_t(fill[std::size_t(lits[std::size_t(i)].var())]++);
+      watch[at] = i;
+      watch_nogood[at] = k;
     }
   }
 }

@@ -157,7 +157,7 @@ class NogoodStore {
 
   /// The pool in compressed rows over n variables (domains/nogoods.hpp's NogoodPool).
   void layout(int n, std::vector<std::int32_t>& begin, std::vector<Literal>& lits, std::vector<std::int32_t>& watch_begin,
-              std::vector<std::int32_t>& watch) const;
+              std::vector<std::int32_t>& watch, std::vector<std::int32_t>& watch_nogood) const;
 
  private:
   /// Sorts, merges and simplifies the literals; false when the nogood can never fire.

@@ -380,11 +380,13 @@ class SliceSearcher final : public Searcher {
       pool_lits_ = decltype(pool_lits_)("kcp::search::nogood_lits", lits);
       pool_watch_begin_ = decltype(pool_watch_begin_)("kcp::search::nogood_watch_begin", std::size_t(n_) + 1);
       pool_watch_ = decltype(pool_watch_)("kcp::search::nogood_watch", lits);
+      pool_watch_nogood_ = decltype(pool_watch_nogood_)("kcp::search::nogood_watch_nogood", lits);
       pool_activity_ = decltype(pool_activity_)("kcp::search::nogood_activity", 2 * std::size_t(pool_capacity));
       kernel_.pool.begin = pool_begin_;
       kernel_.pool.lits = pool_lits_;
       kernel_.pool.watch_begin = pool_watch_begin_;
       kernel_.pool.watch = pool_watch_;
+      kernel_.pool.watch_nogood = pool_watch_nogood_;
       kernel_.pool.activity = pool_activity_;
       kernel_.pool.capacity = pool_capacity;
       // Raw nogoods up to twice the length kept: merging a variable's literals shortens many.
@@ -565,9 +567,9 @@ class SliceSearcher final : public Searcher {
 
   void upload_nogoods(const NogoodStore& store) override {
     if (kernel_.pool.capacity == 0 || store.generation() == uploaded_generation_) return;
-    std::vector<std::int32_t> begin, watch_begin, watch;
+    std::vector<std::int32_t> begin, watch_begin, watch, watch_nogood;
     std::vector<Literal> lits;
-    store.layout(n_, begin, lits, watch_begin, watch);
+    store.layout(n_, begin, lits, watch_begin, watch, watch_nogood);
     const auto put = [](const auto& view, const auto& values) {
       using T = typename std::decay_t<decltype(values)>::value_type;
       const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> in(values.data(), values.size());
@@ -581,6 +583,7 @@ class SliceSearcher final : public Searcher {
     put(pool_lits_, lits);
     put(pool_watch_begin_, watch_begin);
     put(pool_watch_, watch);
+    put(pool_watch_nogood_, watch_nogood);
     kernel_.pool.count = static_cast<int>(begin.size()) - 1;
     kernel_.pool.epoch = store.epoch();
     uploaded_generation_ = store.generation();
@@ -635,7 +638,7 @@ class SliceSearcher final : public Searcher {
   int launches_ = 0;
   Clock::time_point launch_start_;
   // The nogood pool's buffers (kernel_.pool reads them; empty without learning).
-  Kokkos::View<std::int32_t*, Memory> pool_begin_, pool_watch_begin_, pool_watch_, pool_activity_;
+  Kokkos::View<std::int32_t*, Memory> pool_begin_, pool_watch_begin_, pool_watch_, pool_watch_nogood_, pool_activity_;
   Kokkos::View<Literal*, Memory> pool_lits_;
   int uploaded_generation_ = 0;
 };

@@ -98,7 +98,7 @@ struct SearchOptions {
   /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
   /// (neighbourhoods too). Default: restarts (perf/NOTES.md entry 20).
   LearnMode learn = LearnMode::restart;
-  int nogood_capacity = 4096;        ///< nogoods the pool holds (the least active half goes when full)
+  int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 32;        ///< longer ones are not kept
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
   /// Called with every nogood kept into the pool and the objective bound it holds under (tests check

@@ -67,7 +67,7 @@ struct Options {
   bool lns_windows = false;
   double restart_share = 0.2;
   std::string learn = "restart";
-  int nogood_capacity = 4096;
+  int nogood_capacity = 1024;
   int nogood_max_length = 32;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
@@ -163,7 +163,7 @@ void add_options(CLI::App& app, Options& o) {
                  "all (neighbourhoods too)")
       ->check(CLI::IsMember({"none", "restart", "all"}));
   app.add_option("--nogood-capacity", o.nogood_capacity,
-                 "Nogoods the learned pool holds (the least active half goes when it is full; default 4096)")
+                 "Nogoods the learned pool holds (the least active half goes when it is full; default 1024)")
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 32)")
       ->check(CLI::Range(1, 1 << 16));

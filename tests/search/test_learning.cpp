@@ -22,41 +22,51 @@ namespace {
 
 using HostPool = NogoodPool<Kokkos::HostSpace>;
 
-/// A pool over n variables holding `nogoods` (kept alive by the returned holder).
+/// A search's log of `nogoods`, each learned under `bound` (search/learning.hpp's format).
+std::vector<std::int32_t> log_of(const std::vector<std::vector<Literal>>& nogoods, std::int64_t bound) {
+  std::vector<std::int32_t> out;
+  for (const auto& g : nogoods) {
+    out.push_back(static_cast<std::int32_t>(g.size()));
+    out.push_back(static_cast<std::int32_t>(bound >> 32));
+    out.push_back(static_cast<std::int32_t>(bound & 0xffffffff));
+    for (const Literal& l : g) {
+      out.push_back(l.var_op);
+      out.push_back(l.value);
+    }
+  }
+  return out;
+}
+
+/// The pool a search would upload for `nogoods` over p's variables (through NogoodStore: minimised,
+/// laid out), with the Views that hold it.
 struct PoolHolder {
-  Kokkos::View<const std::int32_t*, Kokkos::HostSpace> begin, watch_begin, watch;
+  Kokkos::View<const std::int32_t*, Kokkos::HostSpace> begin, watch_begin, watch, watch_nogood;
   Kokkos::View<std::int32_t*, Kokkos::HostSpace> activity;
   Kokkos::View<const Literal*, Kokkos::HostSpace> lits;
   HostPool pool;
 };
-PoolHolder make_pool(int n, const std::vector<std::vector<Literal>>& nogoods) {
-  PoolHolder h;
-  std::vector<std::int32_t> begin{0}, per(std::size_t(n) + 1, 0), watch;
+PoolHolder make_pool(const Program& p, const std::vector<std::vector<Literal>>& nogoods) {
+  NogoodStore store(p, 64, 64);
+  const std::vector<std::int32_t> log = log_of(nogoods, INT64_MAX);
+  store.absorb(log.data(), std::int64_t(log.size()));
+  EXPECT_EQ(store.size(), int(nogoods.size()));
+  std::vector<std::int32_t> begin, watch_begin, watch, watch_nogood;
   std::vector<Literal> lits;
-  for (const auto& g : nogoods) {
-    lits.insert(lits.end(), g.begin(), g.end());
-    begin.push_back(static_cast<std::int32_t>(lits.size()));
-  }
-  std::vector<std::vector<std::int32_t>> of(static_cast<std::size_t>(n));
-  for (std::size_t k = 0; k < nogoods.size(); ++k)
-    for (const Literal& l : nogoods[k])
-      if (of[std::size_t(l.var())].empty() || of[std::size_t(l.var())].back() != int(k))
-        of[std::size_t(l.var())].push_back(static_cast<std::int32_t>(k));
-  for (int x = 0; x < n; ++x) {
-    per[std::size_t(x) + 1] = per[std::size_t(x)] + static_cast<std::int32_t>(of[std::size_t(x)].size());
-    watch.insert(watch.end(), of[std::size_t(x)].begin(), of[std::size_t(x)].end());
-  }
+  store.layout(p.num_vars(), begin, lits, watch_begin, watch, watch_nogood);
+  PoolHolder h;
   h.begin = detail::upload<std::int32_t, Kokkos::HostSpace>("begin", begin);
-  h.watch_begin = detail::upload<std::int32_t, Kokkos::HostSpace>("watch_begin", per);
-  h.watch = detail::upload<std::int32_t, Kokkos::HostSpace>("watch", watch.empty() ? std::vector<std::int32_t>{0} : watch);
-  h.lits = detail::upload<Literal, Kokkos::HostSpace>("lits", lits.empty() ? std::vector<Literal>{Literal{0, 0}} : lits);
+  h.watch_begin = detail::upload<std::int32_t, Kokkos::HostSpace>("watch_begin", watch_begin);
+  h.watch = detail::upload<std::int32_t, Kokkos::HostSpace>("watch", watch);
+  h.watch_nogood = detail::upload<std::int32_t, Kokkos::HostSpace>("watch_nogood", watch_nogood);
+  h.lits = detail::upload<Literal, Kokkos::HostSpace>("lits", lits);
   h.activity = Kokkos::View<std::int32_t*, Kokkos::HostSpace>("activity", 2 * nogoods.size() + 2);
   h.pool.begin = h.begin;
   h.pool.lits = h.lits;
   h.pool.watch_begin = h.watch_begin;
   h.pool.watch = h.watch;
+  h.pool.watch_nogood = h.watch_nogood;
   h.pool.activity = h.activity;
-  h.pool.count = h.pool.capacity = static_cast<int>(nogoods.size());
+  h.pool.count = h.pool.capacity = store.size();
   return h;
 }
 
@@ -99,7 +109,7 @@ TEST(Learning, NogoodPropagatesAsAClause) {
   Program p;
   for (int x = 0; x < 3; ++x) p.add_var(0, 5);
   const std::vector<Literal> g{lit(0, lit_eq, 2), lit(1, lit_le, 3), lit(2, lit_ge, 4)};
-  PoolHolder h = make_pool(3, {g});
+  PoolHolder h = make_pool(p, {g});
   {
     Program q = p;
     StoreRef<false> s = q.store();
@@ -138,7 +148,7 @@ TEST(Learning, FixpointRunsTheNogoodsWithThePropagators) {
   for (int x = 0; x < 3; ++x) p.add_var(0, 5);
   p.add_row(LinearKind::le, {1, -1}, {1, 2}, 0);  // x1 <= x2
   // x0 >= 1 -> x1 >= 3 (as the nogood {x0 >= 1, x1 <= 2}); x2 <= 3 -> x0 = 0.
-  PoolHolder h = make_pool(3, {{lit(0, lit_ge, 1), lit(1, lit_le, 2)}, {lit(2, lit_le, 3), lit(0, lit_ge, 1)}});
+  PoolHolder h = make_pool(p, {{lit(0, lit_ge, 1), lit(1, lit_le, 2)}, {lit(2, lit_le, 3), lit(0, lit_ge, 1)}});
   const DeviceProgram<Kokkos::HostSpace> d(p);
   {
     Program q = p;
@@ -164,6 +174,88 @@ TEST(Learning, FixpointRunsTheNogoodsWithThePropagators) {
   }
 }
 
+/// The event-driven fixpoint wakes a nogood only where a changed variable's literal in it is true
+/// (domains/nogoods.hpp): from a store that is a fixpoint of the program and the pool, random
+/// narrowings as events, then queue_fixpoint, must reach what serial_fixpoint (every nogood, every
+/// iteration) reaches, on random programs with random pools, with bitsets and without.
+TEST(Learning, QueueFixpointWakesWhatTheSerialFixpointRuns) {
+  using Space = Kokkos::Serial;
+  int narrowed_by_nogoods = 0, infeasible = 0, pool_failed = 0, compared = 0;
+  for (int seed = 0; seed < 600; ++seed) {
+    std::mt19937 rng(700 + seed);
+    Program p = test::random_network(rng, 6, 3, 2, 1, 4);
+    if (seed % 2) p.give_bitsets(64);
+    const int n = p.num_vars();
+    std::uniform_int_distribution<int> var(0, n - 1), op(0, 3), len(2, 3), value(-4, 4);
+    std::vector<std::vector<Literal>> nogoods;
+    for (int k = 0; k < 8; ++k) {
+      std::vector<Literal> g;
+      for (int i = len(rng); i > 0; --i) {
+        // Bound literals one step inside the root (the cuts below make them true), value literals anywhere.
+        const int x = var(rng), o = op(rng);
+        const std::int32_t lo = p.lb[std::size_t(x)], hi = p.ub[std::size_t(x)];
+        g.push_back(lit(x, LiteralOp(o), o == lit_le ? hi - 1 : o == lit_ge ? lo + 1 : std::clamp(value(rng), lo, hi)));
+      }
+      nogoods.push_back(g);
+    }
+    NogoodStore store(p, 64, 8);
+    const std::vector<std::int32_t> log = log_of(nogoods, INT64_MAX);
+    store.absorb(log.data(), std::int64_t(log.size()));
+    std::vector<std::vector<Literal>> kept;
+    for (const HostNogood& g : store.nogoods()) kept.push_back(g.lits);
+    if (kept.empty()) continue;
+    PoolHolder h = make_pool(p, kept);
+    const DeviceProgram<Kokkos::HostSpace> d(p);
+    Program root = p;
+    if (serial_fixpoint(d, root.store()).failed) {
+      ++infeasible;
+      continue;
+    }
+    if (serial_fixpoint(d, root.store(), 0, &h.pool).failed) {
+      ++pool_failed;
+      continue;
+    }
+    // Narrow a few variables, as a decision would, then propagate both ways.
+    // x > lb or x < ub, as a split would.
+    std::vector<std::pair<int, bool>> cuts;
+    for (int i = 0; i < 3; ++i) {
+      const int x = var(rng);
+      if (root.lb[std::size_t(x)] < root.ub[std::size_t(x)]) cuts.emplace_back(x, i % 2 == 0);
+    }
+    const auto cut = [&](const StoreRef<false>& s) {
+      for (const auto& [x, up] : cuts)
+        up ? s.narrow_min(x, std::int64_t(root.lb[std::size_t(x)]) + 1) : s.narrow_max(x, std::int64_t(root.ub[std::size_t(x)]) - 1);
+    };
+    Program serial = root, queued = root;
+    cut(serial.store());
+    const bool serial_failed = serial_fixpoint(d, serial.store(), 0, &h.pool).failed;
+    Program without = root;
+    cut(without.store());
+    const bool without_failed = serial_fixpoint(d, without.store()).failed;
+    std::vector<std::int32_t> work(QueueWork::ints(d.num_propagators() + h.pool.count, n), 0);
+    const QueueWork w{work.data(), d.num_propagators() + h.pool.count, n};
+    bool queue_failed = false;
+    Kokkos::parallel_for(
+        Kokkos::TeamPolicy<Space>(1, 1), [&](const Kokkos::TeamPolicy<Space>::member_type& team) {
+          const StoreRef<false> s = queued.store();
+          cut(pending_events(s, w));
+          queue_failed = queue_fixpoint(team, d, s, w, FixpointOptions{}, false, &h.pool, h.pool.count).failed;
+        });
+    ASSERT_EQ(queue_failed, serial_failed) << "seed " << seed;
+    ++compared;
+    narrowed_by_nogoods += serial_failed && !without_failed ? 1 : 0;
+    if (serial_failed) continue;
+    EXPECT_EQ(queued.lb, serial.lb) << "seed " << seed;
+    EXPECT_EQ(queued.ub, serial.ub) << "seed " << seed;
+    for (int x = 0; x < n; ++x)
+      EXPECT_EQ(queued.store().domain_size(x), serial.store().domain_size(x)) << "seed " << seed << " x" << x;
+    narrowed_by_nogoods += !without_failed && (serial.lb != without.lb || serial.ub != without.ub) ? 1 : 0;
+  }
+  // Most seeds compared, and in many the pool narrowed after the events.
+  EXPECT_GT(compared, 100) << infeasible << " programs and " << pool_failed << " pools failed at the root";
+  EXPECT_GT(narrowed_by_nogoods, 10);
+}
+
 /// Minimisation: a variable's literals merge into an interval (and its holes), literals true at the
 /// root go, a nogood that can never fire (contradictory literals, a literal false at the root) is not
 /// kept, duplicates are not kept, the empty nogood is a proof, and the pool keeps the most active half.
@@ -173,20 +265,7 @@ TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
   NogoodStore store(p, 4, 3);
   std::vector<std::vector<Literal>> kept;
   store.on_learned = [&](const HostNogood& g) { kept.push_back(g.lits); };
-  const auto log = [](const std::vector<std::vector<Literal>>& nogoods, std::int64_t bound) {
-    std::vector<std::int32_t> out;
-    for (const auto& g : nogoods) {
-      out.push_back(static_cast<std::int32_t>(g.size()));
-      out.push_back(static_cast<std::int32_t>(bound >> 32));
-      out.push_back(static_cast<std::int32_t>(bound & 0xffffffff));
-      for (const Literal& l : g) {
-        out.push_back(l.var_op);
-        out.push_back(l.value);
-      }
-    }
-    return out;
-  };
-  const std::vector<std::int32_t> a = log({{lit(0, lit_le, 7), lit(1, lit_eq, 3), lit(0, lit_le, 5), lit(2, lit_ge, 0)},
+  const std::vector<std::int32_t> a = log_of({{lit(0, lit_le, 7), lit(1, lit_eq, 3), lit(0, lit_le, 5), lit(2, lit_ge, 0)},
                                            {lit(0, lit_ge, 4), lit(0, lit_le, 4)},
                                            {lit(1, lit_eq, 3), lit(1, lit_eq, 4)},
                                            {lit(3, lit_le, -1), lit(0, lit_eq, 1)},
@@ -203,7 +282,7 @@ TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
   EXPECT_EQ(store.dropped, 4);  // contradictory, false at the root, a duplicate, too long
   EXPECT_EQ(store.nogoods()[0].bound, -7);
   EXPECT_FALSE(store.proved());
-  const std::vector<std::int32_t> empty = log({{lit(2, lit_ge, 0)}}, 12);
+  const std::vector<std::int32_t> empty = log_of({{lit(2, lit_ge, 0)}}, 12);
   store.absorb(empty.data(), std::int64_t(empty.size()));
   EXPECT_TRUE(store.proved());
   EXPECT_EQ(store.proof_bound(), 12);
@@ -213,11 +292,11 @@ TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
   // Over capacity (4) at the end of a round: the round's nogoods first, then the most active, keep
   // half the capacity; the ids change (a new epoch).
   NogoodStore full(p, 4, 3);
-  const std::vector<std::int32_t> c = log({{lit(3, lit_eq, 1)}, {lit(3, lit_eq, 2)}, {lit(3, lit_eq, 3)}}, 5);
+  const std::vector<std::int32_t> c = log_of({{lit(3, lit_eq, 1)}, {lit(3, lit_eq, 2)}, {lit(3, lit_eq, 3)}}, 5);
   full.absorb(c.data(), std::int64_t(c.size()));
   full.end_round();  // 3 <= 4: nothing deleted
   EXPECT_EQ(full.epoch(), 0);
-  const std::vector<std::int32_t> d = log({{lit(2, lit_eq, 1)}, {lit(2, lit_eq, 2)}}, 5);
+  const std::vector<std::int32_t> d = log_of({{lit(2, lit_eq, 1)}, {lit(2, lit_eq, 2)}}, 5);
   full.absorb(d.data(), std::int64_t(d.size()));
   const std::vector<std::int32_t> activity{0, 0, 4, 1, 0, 0};  // the pool searched held the first 3
   full.add_activity(activity.data(), 3);
@@ -234,7 +313,7 @@ TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
   three.absorb(c.data(), std::int64_t(c.size()));
   three.end_round();
   three.absorb(d.data(), std::int64_t(d.size()));
-  const std::vector<std::int32_t> e = log({{lit(1, lit_eq, 1)}, {lit(1, lit_eq, 2)}}, 5);
+  const std::vector<std::int32_t> e = log_of({{lit(1, lit_eq, 1)}, {lit(1, lit_eq, 2)}}, 5);
   three.absorb(e.data(), std::int64_t(e.size()));
   three.add_activity(activity.data(), 3);
   three.end_round();  // 7 > 6: the 4 new ones, cut to 3 (keep = 6 / 2)... the new ones come first
@@ -245,7 +324,7 @@ TEST(Learning, StoreMinimisesDeduplicatesAndDeletes) {
   old.absorb(d.data(), std::int64_t(d.size()) / 2);  // one new nogood
   old.add_activity(activity.data(), 3);
   old.end_round();  // 4 <= 4
-  const std::vector<std::int32_t> f = log({{lit(0, lit_eq, 1)}}, 5);
+  const std::vector<std::int32_t> f = log_of({{lit(0, lit_eq, 1)}}, 5);
   old.absorb(f.data(), std::int64_t(f.size()));
   old.end_round();  // 5 > 4: the new one, then the most active (x3 = 2)
   ASSERT_EQ(old.size(), 2);
@@ -386,6 +465,7 @@ TYPED_TEST(LearningOnBackend, SatisfactionIsUntouched) {
     o.teams = 2;
     o.probe_s = 0;
     std::vector<std::vector<std::int32_t>> a, b;
+    o.learn = LearnMode::none;
     search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) { return a.push_back(v), true; });
     o.learn = LearnMode::all;
     const SearchReport r = search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) { return b.push_back(v), true; });

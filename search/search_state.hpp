@@ -114,8 +114,8 @@ struct SearchState {
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> snapshot;
   /// The bitset words of the same stores ([team][slot * words + word]); empty without copies or bitsets.
   Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> snapshot_bits;
-  /// Of each copy, the nogood pool's mark (NogoodPool::mark: the nogoods it is a fixpoint of);
-  /// empty without learning.
+  /// Of each copy, the nogood pool's mark (NogoodPool::mark: the nogoods it is a fixpoint of),
+  /// written with the copy; empty without learning.
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> snapshot_pool;
   /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
@@ -148,7 +148,8 @@ struct SearchState {
                  store_slots > 0 ? num_teams : 0, std::size_t(store_slots) * 2 * num_vars),
         snapshot_bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_bits"),
                       store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
-        snapshot_pool("kcp::search::snapshot_pool", learned_ints > 0 || pool ? num_teams : 0, store_slots),
+        snapshot_pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_pool"),
+                      learned_ints > 0 || pool ? num_teams : 0, store_slots),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop"),

@@ -376,11 +376,13 @@ class SliceSearcher final : public Searcher {
                                         pool_capacity > 0);
     if (pool_capacity > 0) {
       const std::size_t lits = std::size_t(pool_capacity) * std::size_t(std::max(1, options.nogood_max_length));
-      pool_begin_ = decltype(pool_begin_)("kcp::search::nogood_begin", std::size_t(pool_capacity) + 1);
-      pool_lits_ = decltype(pool_lits_)("kcp::search::nogood_lits", lits);
-      pool_watch_begin_ = decltype(pool_watch_begin_)("kcp::search::nogood_watch_begin", std::size_t(n_) + 1);
-      pool_watch_ = decltype(pool_watch_)("kcp::search::nogood_watch", lits);
-      pool_watch_nogood_ = decltype(pool_watch_nogood_)("kcp::search::nogood_watch_nogood", lits);
+      // Written before they are read (upload_nogoods): no zeroing (a parallel region each at set-up).
+      const auto bare = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
+      pool_begin_ = decltype(pool_begin_)(bare("kcp::search::nogood_begin"), std::size_t(pool_capacity) + 1);
+      pool_lits_ = decltype(pool_lits_)(bare("kcp::search::nogood_lits"), lits);
+      pool_watch_begin_ = decltype(pool_watch_begin_)(bare("kcp::search::nogood_watch_begin"), std::size_t(n_) + 1);
+      pool_watch_ = decltype(pool_watch_)(bare("kcp::search::nogood_watch"), lits);
+      pool_watch_nogood_ = decltype(pool_watch_nogood_)(bare("kcp::search::nogood_watch_nogood"), lits);
       pool_activity_ = decltype(pool_activity_)("kcp::search::nogood_activity", 2 * std::size_t(pool_capacity));
       kernel_.pool.begin = pool_begin_;
       kernel_.pool.lits = pool_lits_;

@@ -99,8 +99,9 @@ struct NogoodPool {
     const int n = static_cast<int>(mark & 0x7fffffff);
     return (mark >> 32) == epoch ? (n < count ? n : count) : 0;
   }
-  KOKKOS_INLINE_FUNCTION int watch_first(int x) const { return count > 0 ? watch_begin(x) : 0; }
-  KOKKOS_INLINE_FUNCTION int watch_end(int x) const { return count > 0 ? watch_begin(x + 1) : 0; }
+  /// x's watch entries; only with count > 0 (before the first upload the Views hold nothing).
+  KOKKOS_INLINE_FUNCTION int watch_first(int x) const { return watch_begin(x); }
+  KOKKOS_INLINE_FUNCTION int watch_end(int x) const { return watch_begin(x + 1); }
   /// The nogood watch entry j wakes after a change of its variable on the store s: its id, or -1.
   /// It wakes when its literal is true; and when the literal is x = v, still open, with v now at a
   /// bound of x: a unit nogood whose last literal is x = v could not remove an inner v from a

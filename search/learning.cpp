@@ -37,7 +37,7 @@ bool NogoodStore::minimise(std::vector<Literal>& lits) const {
     while (lo <= hi && std::binary_search(ne.begin(), ne.end(), std::int32_t(lo))) ++lo;
     while (lo <= hi && std::binary_search(ne.begin(), ne.end(), std::int32_t(hi))) --hi;
     if (lo > hi) return false;  // the literals on x contradict each other (or the root): never all true
-    if (lo == hi && (eq || lo > lb_[std::size_t(x)] || hi < ub_[std::size_t(x)])) {
+    if (lo == hi) {  // x = lo (true at the root when the root fixes x)
       if (lb_[std::size_t(x)] != ub_[std::size_t(x)]) out.push_back(Literal::make(x, lit_eq, static_cast<std::int32_t>(lo)));
       continue;
     }

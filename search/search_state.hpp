@@ -149,7 +149,7 @@ struct SearchState {
         snapshot_bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_bits"),
                       store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
         snapshot_pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_pool"),
-                      learned_ints > 0 || pool ? num_teams : 0, store_slots),
+                      pool ? num_teams : 0, store_slots),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop"),

@@ -495,16 +495,9 @@ class SliceSearcher final : public Searcher {
     if (control_(ctl_learned_ints) > 0) {
       // The log's entries that fit; the counter restarts for the next launch.
       const std::int64_t ints = std::min<std::int64_t>(control_(ctl_learned_ints), kernel_.state.learned.extent(0));
-      slice.learned.resize(std::size_t(ints));
-      const Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> out(slice.learned.data(), std::size_t(ints));
-      if constexpr (host_state) {
-        std::copy(kernel_.state.learned.data(), kernel_.state.learned.data() + ints, slice.learned.begin());
-        kernel_.state.control(ctl_learned_ints) = 0;
-      } else {
-        Kokkos::deep_copy(out, Kokkos::subview(kernel_.state.learned, std::make_pair(std::int64_t(0), ints)));
-        Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, int(ctl_learned_ints)), std::int64_t(0));
-      }
+      slice.learned = fetch(kernel_.state.learned, std::size_t(ints));
       control_(ctl_learned_ints) = 0;
+      if constexpr (!host_state) Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, int(ctl_learned_ints)), std::int64_t(0));
     }
     if (control_(ctl_error) == 2)
       throw std::runtime_error("a decision stack overflowed (" + std::to_string(capacity_) +
@@ -556,15 +549,8 @@ class SliceSearcher final : public Searcher {
   void collect_activity(NogoodStore& store) override {
     if (kernel_.pool.count == 0) return;
     const std::size_t ints = 2 * std::size_t(kernel_.pool.count);
-    std::vector<std::int32_t> activity(ints);
-    if constexpr (host_state) {
-      std::copy(pool_activity_.data(), pool_activity_.data() + ints, activity.begin());
-    } else {
-      const Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> out(activity.data(), ints);
-      Kokkos::deep_copy(out, Kokkos::subview(pool_activity_, std::make_pair(std::size_t(0), ints)));
-    }
-    store.add_activity(activity.data(), kernel_.pool.count);
-    Kokkos::deep_copy(pool_activity_, std::int32_t(0));
+    store.add_activity(fetch(pool_activity_, ints).data(), kernel_.pool.count);
+    put(pool_activity_, std::vector<std::int32_t>(ints, 0));  // only the counters in use, no parallel region
   }
 
   void upload_nogoods(const NogoodStore& store) override {
@@ -572,15 +558,6 @@ class SliceSearcher final : public Searcher {
     std::vector<std::int32_t> begin, watch_begin, watch, watch_nogood;
     std::vector<Literal> lits;
     store.layout(n_, begin, lits, watch_begin, watch, watch_nogood);
-    const auto put = [](const auto& view, const auto& values) {
-      using T = typename std::decay_t<decltype(values)>::value_type;
-      const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> in(values.data(), values.size());
-      if constexpr (host_state) {
-        std::copy(values.begin(), values.end(), view.data());
-      } else {
-        Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), values.size())), in);
-      }
-    };
     put(pool_begin_, begin);
     put(pool_lits_, lits);
     put(pool_watch_begin_, watch_begin);
@@ -639,6 +616,29 @@ class SliceSearcher final : public Searcher {
   double slice_s_ = 0.05;  ///< the launch time the node budget aims at
   int launches_ = 0;
   Clock::time_point launch_start_;
+  /// The first n values of a View of the state (read in place on the host: no fence of other spaces).
+  template <class V>
+  static std::vector<typename V::non_const_value_type> fetch(const V& view, std::size_t n) {
+    std::vector<typename V::non_const_value_type> out(n);
+    if constexpr (host_state) {
+      std::copy(view.data(), view.data() + n, out.begin());
+    } else {
+      const Kokkos::View<typename V::non_const_value_type*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> to(out.data(), n);
+      Kokkos::deep_copy(to, Kokkos::subview(view, std::make_pair(std::size_t(0), n)));
+    }
+    return out;
+  }
+  /// Writes `values` to the front of a View of the state (in place on the host).
+  template <class V, class T>
+  static void put(const V& view, const std::vector<T>& values) {
+    if constexpr (host_state) {
+      std::copy(values.begin(), values.end(), view.data());
+    } else {
+      const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> from(values.data(), values.size());
+      Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), values.size())), from);
+    }
+  }
+
   // The nogood pool's buffers (kernel_.pool reads them; empty without learning).
   Kokkos::View<std::int32_t*, Memory> pool_begin_, pool_watch_begin_, pool_watch_, pool_watch_nogood_, pool_activity_;
   Kokkos::View<Literal*, Memory> pool_lits_;

@@ -38,8 +38,10 @@
 
 namespace kcp {
 
-/// What kcp learns (SearchOptions::learn).
-enum class LearnMode : std::int8_t { none = 0, restart, all };
+/// What kcp learns (SearchOptions::learn): nothing, the free runs from the root's nogoods, every
+/// free run's, or (explain) the restarts' and, on one more host thread, the clauses of conflict
+/// analysis with explanations (search/explain.hpp).
+enum class LearnMode : std::int8_t { none = 0, restart, all, explain };
 
 /// The literal of a decision's first branch (search/branching.hpp: a split's left half [lo, v], the
 /// value v; reversed, the other way round).
@@ -108,6 +110,17 @@ KOKKOS_INLINE_FUNCTION void log_exhausted(const SearchState<MemorySpace>& state,
     return;
   }
   log_nogood(state, d, prefix, [](int) { return true; }, nullptr, prefix, bound);
+}
+
+/// Appends one nogood to a log on the host (the explaining search's, tests'), in the format above.
+inline void append_to_log(std::vector<std::int32_t>& log, const std::vector<Literal>& lits, std::int64_t bound) {
+  log.push_back(static_cast<std::int32_t>(lits.size()));
+  log.push_back(static_cast<std::int32_t>(bound >> 32));
+  log.push_back(static_cast<std::int32_t>(bound & 0xffffffff));
+  for (const Literal& l : lits) {
+    log.push_back(l.var_op);
+    log.push_back(l.value);
+  }
 }
 
 /// One nogood as the host keeps it.

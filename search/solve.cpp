@@ -1,5 +1,6 @@
 #include "search/solve.hpp"
 
+#include "search/explain.hpp"
 #include "search/parallel_search.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -240,7 +241,7 @@ class Watchdog {
 };
 
 /// A solution found: its key (the objective, or 0), which kind of row found it, and its values.
-enum Source { from_complete, from_restart, from_lns };
+enum Source { from_complete, from_restart, from_lns, from_explain };
 struct Found {
   std::int64_t key;
   Source source;
@@ -393,7 +394,9 @@ class SliceSearcher final : public Searcher {
       kernel_.pool.capacity = pool_capacity;
       // Raw nogoods up to twice the length kept: merging a variable's literals shortens many.
       kernel_.max_nogood_length = 2 * std::max(1, options.nogood_max_length);
-      kernel_.learn = rows_.free > 0 ? options.learn : LearnMode::none;
+      // The explaining thread beside: the free rows learn as with restart.
+      const LearnMode rows_learn = options.learn == LearnMode::explain ? LearnMode::restart : options.learn;
+      kernel_.learn = rows_.free > 0 ? rows_learn : LearnMode::none;
     }
     kernel_.queue = report.queue_fixpoint;
 #ifdef KCP_CHECK_INVARIANTS
@@ -682,6 +685,96 @@ class SliceCutter {
   PollingThread poller_;
 };
 
+/// The explaining search (search/explain.hpp) on a thread of its own beside the fleet (and the
+/// helper), for the whole search: between slices the driver takes its improving solutions and its
+/// learned clauses, and hands it the best objective, the incumbent and the pool's nogoods.
+class ExplainThread {
+ public:
+  ExplainThread(const Program& original, const SearchOptions& o) {
+    Program program = original;
+    if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
+    ExplainOptions eo;
+    eo.objective = o.objective;
+    eo.seed = o.seed;
+    eo.restart_base = o.restart_base;
+    eo.export_length = std::min(o.explain_export_length, o.nogood_max_length);
+    for (const SearchPhase& ph : o.phases) eo.order.insert(eo.order.end(), ph.vars.begin(), ph.vars.end());
+    objective_ = o.objective;
+    engine_ = std::make_unique<ExplainingSearch>(program, eo);
+    thread_ = std::thread([this]() { loop(); });
+  }
+  ~ExplainThread() { stop(); }
+  /// Takes the solutions (worst first) and the log it left since the last call.
+  void take(std::vector<Found>& found, std::vector<std::int32_t>& learned) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& v : solutions_) {
+      const std::int64_t key = v[std::size_t(objective_)];
+      found.push_back(Found{key, from_explain, false, std::move(v)});
+    }
+    solutions_.clear();
+    learned.insert(learned.end(), log_.begin(), log_.end());
+    log_.clear();
+  }
+  /// Hands it the best objective and the incumbent (empty: none new).
+  void hand(std::int64_t best, const std::vector<std::int32_t>& incumbent) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    best_ = std::min(best_, best);
+    if (!incumbent.empty()) incumbent_ = incumbent;
+  }
+  /// The pool's nogoods, when it changed since the last call.
+  void share(const NogoodStore& store) {
+    if (store.generation() == generation_) return;
+    generation_ = store.generation();
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (const HostNogood& g : store.nogoods()) imports_.push_back(g.lits);
+  }
+  void stop() {
+    quit_ = 1;
+    if (thread_.joinable()) thread_.join();
+  }
+  /// After stop().
+  const ExplainStats& stats() const { return engine_->stats(); }
+
+ private:
+  void loop() {
+    std::vector<std::vector<std::int32_t>> solutions;
+    std::vector<std::int32_t> log, incumbent;
+    std::vector<std::vector<Literal>> imports;
+    while (!quit_ && !engine_->finished()) {
+      std::int64_t best;
+      {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        best = best_;
+        incumbent.swap(incumbent_);
+        imports.swap(imports_);
+      }
+      engine_->tighten(best);
+      if (!incumbent.empty()) engine_->guide(incumbent);
+      incumbent.clear();
+      if (!imports.empty()) engine_->import(imports);
+      imports.clear();
+      engine_->run(256, &quit_, solutions, log);
+      if (!solutions.empty() || !log.empty()) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& v : solutions) solutions_.push_back(std::move(v));
+        log_.insert(log_.end(), log.begin(), log.end());
+        solutions.clear();
+        log.clear();
+      }
+    }
+  }
+  std::unique_ptr<ExplainingSearch> engine_;
+  int objective_ = 0;
+  std::mutex mutex_;
+  std::vector<std::vector<std::int32_t>> solutions_;
+  std::vector<std::int32_t> log_, incumbent_;
+  std::vector<std::vector<Literal>> imports_;
+  std::int64_t best_ = INT64_MAX;
+  int generation_ = -1;
+  volatile int quit_ = 0;
+  std::thread thread_;
+};
+
 /// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
 /// no atomics, several narrow it concurrently and do; bitsets only where the program has them.
 template <class ExecSpace>
@@ -698,8 +791,8 @@ std::unique_ptr<Searcher> make_searcher(const Program& program, const SearchOpti
 /// the helper's slices while the fleet's runs; between slices it hands new solutions to the caller,
 /// shares the best objective and the incumbent between the two, checks the time limit and the
 /// interrupt flag, and decides when to stop (when the fleet's complete rows are all idle).
-SearchReport run_search(Searcher& fleet, Searcher* helper, const Program& program, const SearchOptions& options,
-                        const SolutionCallback& on_solution, Clock::time_point start) {
+SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explain, const Program& program,
+                        const SearchOptions& options, const SolutionCallback& on_solution, Clock::time_point start) {
   SearchReport report = fleet.setup;
   if (helper != nullptr) report.host_teams = helper->setup.teams;
   std::int64_t best_reported = INT64_MAX;
@@ -730,9 +823,10 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const Program& progra
         if (key >= best_reported) continue;
         best_reported = key;
         report.best_time_s = seconds_since(start);
-        (source == from_complete ? report.improvements_complete
-         : source == from_lns    ? report.improvements_lns
-                                 : report.improvements_restart) += 1;
+        (source == from_complete  ? report.improvements_complete
+         : source == from_lns     ? report.improvements_lns
+         : source == from_explain ? report.improvements_explain
+                                  : report.improvements_restart) += 1;
         report.improvements_host += host ? 1 : 0;
         incumbent = values;
       }
@@ -786,21 +880,30 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const Program& progra
         held.erase(held.begin());
       }
     }
+    // The explaining thread's solutions and clauses since the last slice (its solutions are each a
+    // better one than it knew of; those not better than the fleet's are dropped by deliver).
+    std::vector<Found> explained;
+    std::vector<std::int32_t> explained_log;
     deliver(found);
+    if (explain != nullptr) explain->take(explained, explained_log);
+    deliver(explained);
     if (options.objective >= 0 && best_reported != INT64_MAX) {
       fleet.publish(best_reported, incumbent);
       if (helper != nullptr) helper->publish(best_reported, incumbent);
+      if (explain != nullptr) explain->hand(best_reported, incumbent);
       incumbent.clear();  // published: the next publish sends values only when they change
     }
     if (learning) {
       // After the bound: a nogood holds under the bound it was learned with, which the best
       // published is at or below. Every searcher's activity is in before the pool changes.
       nogoods.absorb(slice.learned.data(), std::int64_t(slice.learned.size()));
+      nogoods.absorb(explained_log.data(), std::int64_t(explained_log.size()));
       fleet.collect_activity(nogoods);
       if (helper != nullptr) helper->collect_activity(nogoods);
       nogoods.end_round();
       fleet.upload_nogoods(nogoods);
       if (helper != nullptr) helper->upload_nogoods(nogoods);
+      if (explain != nullptr) explain->share(nogoods);
       // The empty nogood: no solution below its bound, which is at or above the best found.
       if (nogoods.proved() && nogoods.proof_bound() >= best_reported && !stop) {
         report.complete = report.proved_by_nogood = true;
@@ -841,6 +944,18 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, const Program& progra
   if (unreported) report.complete = false;
 
   fleet.add_totals(report);
+  if (explain != nullptr) {
+    explain->stop();
+    const ExplainStats& e = explain->stats();
+    report.explain_nodes = e.nodes;
+    report.explain_conflicts = e.conflicts;
+    report.explain_learned = e.learned;
+    report.explain_exported = e.exported;
+    report.explain_literals = e.learned_literals;
+    report.explain_resolutions = e.resolutions;
+    report.explain_runs = e.explain_runs;
+    report.explain_propagations = e.propagations + e.clause_propagations;
+  }
   if (helper != nullptr) {
     SearchReport h;
     helper->add_totals(h);
@@ -872,8 +987,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
   const auto run = [&](SearchOptions o, const SolutionCallback& cb) {
     const auto start = Clock::now();
-    // Learning needs free runs (optimisation with a portfolio) to learn from.
-    if (portfolio_rows(o, 2).free == 0) o.learn = LearnMode::none;
+    // Learning needs free runs (optimisation with a portfolio) to learn from, or, explaining, an objective.
+    if (portfolio_rows(o, 2).free == 0 && !(o.learn == LearnMode::explain && o.objective >= 0)) o.learn = LearnMode::none;
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
@@ -891,7 +1006,9 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // ma-path-finding, whose GPU slices take a second). Beside a host fleet they take turns.
       if (beside_gpu) helper->aim(1.0);
     }
-    return run_search(*fleet, helper.get(), program, o, cb, start);
+    std::unique_ptr<ExplainThread> explain;
+    if (o.learn == LearnMode::explain) explain = std::make_unique<ExplainThread>(program, o);
+    return run_search(*fleet, helper.get(), explain.get(), program, o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&
                      default_teams<ExecSpace>(lp) > 1;

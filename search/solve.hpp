@@ -101,6 +101,9 @@ struct SearchOptions {
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 32;        ///< longer ones are not kept
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
+  /// LearnMode::explain: the explaining thread's learned clauses at most this long go to the pool
+  /// (and at most nogood_max_length).
+  int explain_export_length = 8;
   /// Called with every nogood kept into the pool and the objective bound it holds under (tests check
   /// each against the model).
   std::function<void(const std::vector<Literal>&, std::int64_t)> on_nogood;
@@ -130,6 +133,12 @@ struct SearchReport {
   /// incumbent existed (restarts), free from a neighbourhood (LNS).
   std::int64_t improvements_complete = 0, improvements_restart = 0, improvements_lns = 0;
   std::int64_t improvements_host = 0;  ///< of those, found by the host's rows beside the fleet
+  std::int64_t improvements_explain = 0;  ///< of those, found by the explaining thread (LearnMode::explain)
+  /// The explaining thread: its decisions, conflicts, clauses learned (their literals together),
+  /// those sent to the pool, resolution steps, the propagator runs that minimised explanations, and
+  /// its propagations (propagators and clauses).
+  std::int64_t explain_nodes = 0, explain_conflicts = 0, explain_learned = 0, explain_exported = 0;
+  std::int64_t explain_literals = 0, explain_resolutions = 0, explain_runs = 0, explain_propagations = 0;
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
   /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.

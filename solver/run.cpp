@@ -69,6 +69,7 @@ struct Options {
   std::string learn = "restart";
   int nogood_capacity = 1024;
   int nogood_max_length = 32;
+  int explain_export_length = 8;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
@@ -160,8 +161,12 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--learn", o.learn,
                  "Nogoods the portfolio's runs leave for every team (optimisation): none, restart (the runs "
                  "from the root: reduced nld-nogoods, and a proof when one is searched to the end; the default) or "
-                 "all (neighbourhoods too)")
-      ->check(CLI::IsMember({"none", "restart", "all"}));
+                 "all (neighbourhoods too), or explain (restart, and on one more host thread a search that "
+                 "explains its failures and learns clauses by conflict analysis, the short ones shared)")
+      ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
+  app.add_option("--explain-length", o.explain_export_length,
+                 "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")
+      ->check(CLI::Range(0, 1 << 16));
   app.add_option("--nogood-capacity", o.nogood_capacity,
                  "Nogoods the learned pool holds (the least active half goes when it is full; default 1024)")
       ->check(CLI::Range(1, 1 << 24));
@@ -351,7 +356,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.phase_saving = o.phase_saving;
   so.lns_windows = o.lns_windows;
   so.restart_share = o.restart_share;
-  so.learn = o.learn == "restart" ? LearnMode::restart : o.learn == "all" ? LearnMode::all : LearnMode::none;
+  so.learn = o.learn == "restart"   ? LearnMode::restart
+             : o.learn == "all"     ? LearnMode::all
+             : o.learn == "explain" ? LearnMode::explain
+                                    : LearnMode::none;
+  so.explain_export_length = o.explain_export_length;
   so.nogood_capacity = o.nogood_capacity;
   so.nogood_max_length = o.nogood_max_length;
   so.host_teams = o.host_teams;
@@ -469,6 +478,17 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "nogoodPropagations", std::to_string(rep.nogood_propagations));
       stat(out, "nogoodFailures", std::to_string(rep.nogood_failures));
       stat(out, "provedByNogood", rep.proved_by_nogood ? "true" : "false");
+    }
+    if (so.learn == LearnMode::explain && optimise) {
+      stat(out, "explainNodes", std::to_string(rep.explain_nodes));
+      stat(out, "explainConflicts", std::to_string(rep.explain_conflicts));
+      stat(out, "explainLearned", std::to_string(rep.explain_learned));
+      stat(out, "explainLiterals", std::to_string(rep.explain_literals));
+      stat(out, "explainExported", std::to_string(rep.explain_exported));
+      stat(out, "explainResolutions", std::to_string(rep.explain_resolutions));
+      stat(out, "explainRuns", std::to_string(rep.explain_runs));
+      stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
+      stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
     }
     if (optimise) {
       stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));

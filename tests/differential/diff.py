@@ -590,8 +590,9 @@ def judge(kcp, path, text, optimise, kp, gecode_out, gecode_rc, tmp):
 # (which finishes these small models alone), a restart every failure, a launch every 4 nodes (so the
 # incumbent reaches the neighbourhoods early). The others run kcp's defaults.
 PORTFOLIO_ARGS = ['--probe-ms', '0', '--portfolio', '0.5', '--restart-base', '1', '--slice-nodes', '4']
-# --learning: every optimisation model runs the busy portfolio and learns from every run (--learn all).
-LEARNING = False
+# --learning [MODE]: every optimisation model runs the busy portfolio and learns (--learn MODE: all, the
+# default, or explain, the explaining thread beside).
+LEARNING = ''
 
 
 def kcp_args(path, optimise, extra):
@@ -599,7 +600,7 @@ def kcp_args(path, optimise, extra):
     odd optimisation models (m1.fzn, m3.fzn, ...) with PORTFOLIO_ARGS before the caller's."""
     k = re.search(r'm(\d+)\.fzn$', path)
     busy = PORTFOLIO_ARGS if optimise and (LEARNING or (k and int(k.group(1)) % 2 == 1)) else []
-    learn = ['--learn', 'all'] if LEARNING and optimise else []
+    learn = ['--learn', LEARNING] if LEARNING and optimise else []
     return ['--check'] + (['-a'] if not optimise else []) + busy + learn + extra + [path]
 
 
@@ -673,8 +674,8 @@ def main():
     ap.add_argument('--start', type=int, default=0, help='--replay: skip the first START models of the index')
     ap.add_argument('--deadline', type=float, default=0, help='--replay: start no model after this many seconds; '
                     'the log row counts the models judged (for a device call\'s time limit)')
-    ap.add_argument('--learning', action='store_true', help='every optimisation model with the busy portfolio '
-                    'and --learn all')
+    ap.add_argument('--learning', nargs='?', const='all', default='', choices=['all', 'explain'],
+                    help='every optimisation model with the busy portfolio and --learn all (or the mode given)')
     ap.add_argument('extra', nargs=argparse.REMAINDER)
     args = ap.parse_args()
     global LEARNING

@@ -7,6 +7,7 @@
 #include "search/solve.hpp"
 
 #include "domains/fixpoint.hpp"
+#include "search/explain.hpp"
 #include "search/learning.hpp"
 #include "tests/backends.hpp"
 #include "tests/random_programs.hpp"
@@ -25,15 +26,7 @@ using HostPool = NogoodPool<Kokkos::HostSpace>;
 /// A search's log of `nogoods`, each learned under `bound` (search/learning.hpp's format).
 std::vector<std::int32_t> log_of(const std::vector<std::vector<Literal>>& nogoods, std::int64_t bound) {
   std::vector<std::int32_t> out;
-  for (const auto& g : nogoods) {
-    out.push_back(static_cast<std::int32_t>(g.size()));
-    out.push_back(static_cast<std::int32_t>(bound >> 32));
-    out.push_back(static_cast<std::int32_t>(bound & 0xffffffff));
-    for (const Literal& l : g) {
-      out.push_back(l.var_op);
-      out.push_back(l.value);
-    }
-  }
+  for (const auto& g : nogoods) append_to_log(out, g, bound);
   return out;
 }
 
@@ -353,17 +346,24 @@ std::vector<std::vector<std::int32_t>> all_solutions(const Program& p) {
   const int n = p.num_vars() - 1;
   std::vector<std::vector<std::int32_t>> out;
   std::vector<std::int32_t> v(p.lb.begin(), p.lb.begin() + n);
-  const DeviceProgram<Kokkos::HostSpace> d(p);
+  Program root = p;
+  root.fit_layout();
+  const DeviceProgram<Kokkos::HostSpace> d(root);
+  const StoreRef<false> in_root = root.store();
+  std::vector<std::int32_t> lb, ub;
+  std::vector<DomainWord> bits;
   for (;;) {
-    Program q = p;
+    lb = root.lb;
+    ub = root.ub;
+    bits = root.bits;
     bool in = true;
     for (int x = 0; x < n; ++x) {
-      in = in && q.store().contains(x, v[std::size_t(x)]);
-      q.lb[std::size_t(x)] = q.ub[std::size_t(x)] = v[std::size_t(x)];
+      in = in && in_root.contains(x, v[std::size_t(x)]);
+      lb[std::size_t(x)] = ub[std::size_t(x)] = v[std::size_t(x)];
     }
-    if (in && !serial_fixpoint(d, q.store()).failed) {
-      EXPECT_EQ(q.lb[std::size_t(n)], q.ub[std::size_t(n)]);
-      out.push_back(q.lb);
+    if (in && !serial_fixpoint(d, d.store<false>(lb.data(), ub.data(), bits.data())).failed) {
+      EXPECT_EQ(lb[std::size_t(n)], ub[std::size_t(n)]);
+      out.push_back(lb);
     }
     int x = 0;
     while (x < n && v[std::size_t(x)] == p.ub[std::size_t(x)]) v[std::size_t(x)] = p.lb[std::size_t(x)], ++x;
@@ -382,12 +382,84 @@ bool holds(const Literal& l, const std::vector<std::int32_t>& s) {
   }
 }
 
+/// Checks a log (search/learning.hpp's format) against the model's solutions: no nogood excludes a
+/// solution better than the bound it was learned under. Returns the nogoods read; `proofs` counts
+/// the empty ones.
+int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vector<std::int32_t>>& solutions,
+              int objective, const std::string& where, int& proofs) {
+  int read = 0;
+  for (std::size_t at = 0; at + 3 <= log.size();) {
+    const int length = log[at];
+    const std::int64_t bound = (std::int64_t(log[at + 1]) << 32) | std::int64_t(std::uint32_t(log[at + 2]));
+    std::vector<Literal> g;
+    for (int i = 0; i < length; ++i) g.push_back(Literal{log[at + 3 + 2 * std::size_t(i)], log[at + 4 + 2 * std::size_t(i)]});
+    at += 3 + 2 * std::size_t(length);
+    ++read;
+    proofs += g.empty() ? 1 : 0;
+    for (const auto& s : solutions) {
+      if (s[std::size_t(objective)] >= bound) continue;
+      const bool all = std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, s); });
+      EXPECT_FALSE(all) << where << ": a clause of " << g.size() << " literals excludes a solution of objective "
+                        << s[std::size_t(objective)] << " under bound " << bound;
+    }
+  }
+  return read;
+}
+
+/// Stage 2 alone (search/explain.hpp): on random small models, with bitsets and without, and restarts
+/// from every conflict to every hundred: the explaining search proves the optimum brute force finds,
+/// each solution it reports is one of the model's and better than the last, and no clause it learns
+/// (every one, exported here) excludes a solution better than the bound it was learned under. Over
+/// all models it learned from conflicts, with resolution steps and minimised explanations.
+TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
+  const int models = test::quick_mode() ? 100 : 400;
+  std::int64_t learned = 0, resolutions = 0, runs = 0;
+  int read = 0, proofs = 0;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    Program p = small_optimisation(seed, objective);
+    const std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    std::int64_t optimum = INT64_MAX;
+    for (const auto& s : solutions) optimum = std::min<std::int64_t>(optimum, s[std::size_t(objective)]);
+    if (seed % 2) p.give_bitsets(64);
+    ExplainOptions eo;
+    eo.objective = objective;
+    eo.export_length = 1 << 16;
+    eo.restart_base = seed % 3 == 0 ? 1 : seed % 3 == 1 ? 4 : 100;
+    ExplainingSearch e(p, eo);
+    std::vector<std::vector<std::int32_t>> found;
+    std::vector<std::int32_t> log;
+    for (int i = 0; i < 100000 && !e.finished(); ++i) e.run(64, nullptr, found, log);
+    const std::string where = "seed " + std::to_string(seed);
+    EXPECT_TRUE(e.complete()) << where;
+    EXPECT_EQ(e.best(), optimum) << where;
+    std::int64_t last = INT64_MAX;
+    for (const auto& v : found) {
+      EXPECT_LT(v[std::size_t(objective)], last) << where;
+      last = v[std::size_t(objective)];
+      EXPECT_NE(std::find(solutions.begin(), solutions.end(), v), solutions.end()) << where << ": not a solution";
+    }
+    EXPECT_EQ(last, optimum) << where;
+    read += check_log(log, solutions, objective, where, proofs);
+    learned += e.stats().learned;
+    resolutions += e.stats().resolutions;
+    runs += e.stats().explain_runs;
+  }
+  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs\n", (long long)learned, (long long)resolutions, (long long)runs);
+  EXPECT_EQ(std::int64_t(read), learned + models);  // every clause, and one proof per model
+  EXPECT_EQ(proofs, models);
+  EXPECT_GT(learned, models);
+  EXPECT_GT(resolutions, 0);
+  EXPECT_GT(runs, 0);
+}
+
 template <class Space>
 class LearningOnBackend : public ::testing::Test {};
 TYPED_TEST_SUITE(LearningOnBackend, test::Backends, test::BackendName);
 
-/// On random small models, with learning on (restarts, every run; one team alternating, several, the
-/// host's rows beside; runs from the root only, neighbourhoods, or a share of restarts beside them): the optimum complete search proves, proven; every solution improving; and no
+/// On random small models, with learning on (restarts, every run, the explaining thread beside; one
+/// team alternating, several, the host's rows beside; runs from the root only, neighbourhoods, or a
+/// share of restarts beside them): the optimum complete search proves, proven; every solution improving; and no
 /// nogood learned excludes a solution better than the bound it was learned under (brute force over
 /// the model's solutions). Over all runs nogoods were learned, propagated and ended searches as proofs.
 TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
@@ -401,7 +473,8 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
   const std::vector<Shape> shapes{{1, LearnMode::restart, false, 0, 0},
                                   {2, LearnMode::all, true, 0, 0},
                                   {3, LearnMode::restart, true, 0.5, 0},
-                                  {4, LearnMode::all, true, 0.3, 1}};
+                                  {4, LearnMode::all, true, 0.3, 1},
+                                  {2, LearnMode::explain, true, 0.2, 0}};
   const int models = test::quick_mode() ? 12 : 40;
   std::int64_t learned = 0, propagations = 0, proofs = 0, checked = 0;
   for (int seed = 0; seed < models; ++seed) {

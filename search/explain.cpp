@@ -1,0 +1,845 @@
+// Explanations and conflict analysis on one host thread (search/explain.hpp).
+#include "search/explain.hpp"
+
+#include "domains/fixpoint.hpp"
+#include "search/learning.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace kcp {
+
+namespace {
+
+constexpr int kind_lb = 0, kind_ub = 1, kind_word = 2;
+constexpr std::int32_t reason_decision = -1, reason_root = -2;
+
+/// One change of the store on the trail.
+struct Entry {
+  std::int32_t var;
+  std::int32_t kind;    ///< kind_lb, kind_ub, kind_word
+  std::int32_t level;
+  std::int32_t reason;  ///< a propagator, num_propagators + a clause, reason_decision, reason_root
+  std::int32_t from;    ///< where the run that made it started on the trail (the box is the domains there)
+  std::int32_t prev;    ///< the variable's previous entry of the same kind (words: of any word)
+  std::int32_t word;    ///< kind_word: the word's index in the variable's bitset
+  std::int32_t lit;     ///< clause reasons: the literal made false
+  std::int64_t old_v, new_v;  ///< the bound, or the word's bits, before and after
+};
+
+/// The Luby sequence 1 1 2 1 1 2 4 ..., term i (from 0).
+double luby(std::int64_t i) {
+  std::int64_t size = 1, seq = 0;
+  while (size < i + 1) {
+    ++seq;
+    size = 2 * size + 1;
+  }
+  while (size - 1 != i) {
+    size = (size - 1) >> 1;
+    --seq;
+    i = i % size;
+  }
+  return std::pow(2.0, double(seq));
+}
+
+std::uint64_t hash_of(const std::vector<Literal>& lits) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const Literal& l : lits) {
+    h = (h ^ std::uint32_t(l.var_op)) * 1099511628211ULL;
+    h = (h ^ std::uint32_t(l.value)) * 1099511628211ULL;
+  }
+  return h;
+}
+
+}  // namespace
+
+struct ExplainingSearch::Impl {
+  using Store = StoreRef<false, true>;
+  struct Clause {
+    std::vector<Literal> lits;
+    double activity = 0;
+  };
+  /// A variable's domain at some trail position.
+  struct Dom {
+    std::int64_t lo = 0, hi = 0;
+    std::vector<DomainWord> words;
+  };
+
+  ExplainOptions opt;
+  Program prog;
+  DeviceProgram<Kokkos::HostSpace> dp;
+  int n = 0, num_props = 0;
+  std::vector<std::int32_t> scope_begin, scope_vars, words_of;
+  // The store, its shadow (the values the trail last recorded), the level-0 domains, and the scratch
+  // store explanations are tested on (equal to the level-0 domains outside a test).
+  std::vector<std::int32_t> lb, ub, slb, sub, r0lb, r0ub, xlb, xub;
+  std::vector<DomainWord> bits, sbits, r0bits, xbits;
+  std::vector<std::int32_t> touched_flag, touched_list;
+  int touched_count = 0;
+  std::vector<Entry> trail;
+  std::vector<std::int32_t> last_lb, last_ub, last_word;
+  std::vector<std::int32_t> level_start{0};
+  std::vector<Literal> level_decision{Literal{0, 0}};
+  int level = 0;
+  std::vector<std::int32_t> queue, cqueue;
+  std::size_t qhead = 0;
+  std::vector<char> queued, cqueued;
+  std::vector<Clause> clauses;
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> occ;  ///< per variable: (clause, literal)
+  std::unordered_set<std::uint64_t> known;
+  std::vector<Literal> conflict;
+  // Heuristics.
+  std::vector<double> activity;
+  double var_inc = 1, clause_inc = 1;
+  std::vector<std::int32_t> heap, heap_pos;
+  std::vector<std::int32_t> phase, guide_values;
+  std::vector<char> has_phase;
+  bool guided = false;
+  std::int64_t best = INT64_MAX, pending = INT64_MAX;
+  bool done = false, proved = false, bound_due = false;
+  /// Clauses added from outside, checked after every backjump until checked at a level-0 fixpoint
+  /// (one unit or false at level 0 is woken by no change).
+  std::vector<std::int32_t> recheck;
+  std::int64_t restarts = 0, conflicts_here = 0;
+  ExplainStats st;
+
+  Impl(const Program& p, const ExplainOptions& o) : opt(o), prog(p) {
+    prog.fit_layout();
+    dp = DeviceProgram<Kokkos::HostSpace>(prog);
+    n = prog.num_vars();
+    num_props = dp.num_propagators();
+    std::vector<std::int32_t> vb, vp;
+    propagators_of_variables(prog, vb, vp);
+    std::vector<std::int32_t> count(std::size_t(num_props) + 1, 0);
+    for (const std::int32_t q : vp) ++count[std::size_t(q) + 1];
+    for (int q = 0; q < num_props; ++q) count[std::size_t(q) + 1] += count[std::size_t(q)];
+    scope_begin = count;
+    scope_vars.assign(vp.size(), 0);
+    for (int x = 0; x < n; ++x)
+      for (int j = vb[std::size_t(x)]; j < vb[std::size_t(x) + 1]; ++j) scope_vars[std::size_t(count[std::size_t(vp[std::size_t(j)])]++)] = x;
+    // Each bitset's words: up to the next one's first (Program::give_bits lays them out in a row).
+    words_of.assign(std::size_t(n), 0);
+    std::vector<std::pair<std::int32_t, int>> starts;
+    for (int x = 0; x < n; ++x)
+      if (prog.has_bits(x)) starts.emplace_back(prog.bits_at[std::size_t(x)], x);
+    std::sort(starts.begin(), starts.end());
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      const std::int32_t end = i + 1 < starts.size() ? starts[i + 1].first : static_cast<std::int32_t>(prog.bits.size());
+      words_of[std::size_t(starts[i].second)] = end - starts[i].first;
+    }
+    lb = slb = r0lb = xlb = prog.lb;
+    ub = sub = r0ub = xub = prog.ub;
+    bits = sbits = r0bits = xbits = prog.bits;
+    touched_flag.assign(std::size_t(n), 0);
+    touched_list.assign(std::size_t(n), 0);
+    last_lb.assign(std::size_t(n), -1);
+    last_ub.assign(std::size_t(n), -1);
+    last_word.assign(std::size_t(n), -1);
+    queued.assign(std::size_t(num_props), 0);
+    for (int q = 0; q < num_props; ++q) enqueue(q);
+    occ.resize(std::size_t(n));
+    activity.assign(std::size_t(n), 0);
+    // At equal activity the given order first (tiny initial activities), then the variables' order.
+    for (std::size_t i = 0; i < opt.order.size(); ++i) {
+      const int x = opt.order[i];
+      if (x >= 0 && x < n && activity[std::size_t(x)] == 0) activity[std::size_t(x)] = 1e-9 * double(opt.order.size() - i);
+    }
+    heap_pos.assign(std::size_t(n), -1);
+    for (int x = 0; x < n; ++x) heap_insert(x);
+    phase.assign(std::size_t(n), 0);
+    has_phase.assign(std::size_t(n), 0);
+  }
+
+  Store store() {
+    Store s = dp.store<false, true>(lb.data(), ub.data(), bits.data());
+    s.touched_flag = touched_flag.data();
+    s.touched_list = touched_list.data();
+    s.touched_count = &touched_count;
+    return s;
+  }
+  Store scratch() { return dp.store<false, true>(xlb.data(), xub.data(), xbits.data()); }
+  bool fixed(int x) const { return lb[std::size_t(x)] == ub[std::size_t(x)]; }
+
+  // --- The variable heap (a binary max-heap by activity, ties by the lower index) ---
+  bool before(int a, int b) const {
+    const double p = activity[std::size_t(a)], q = activity[std::size_t(b)];
+    return p != q ? p > q : a < b;
+  }
+  void heap_up(int i) {
+    const int x = heap[std::size_t(i)];
+    while (i > 0) {
+      const int parent = (i - 1) / 2;
+      if (!before(x, heap[std::size_t(parent)])) break;
+      heap[std::size_t(i)] = heap[std::size_t(parent)];
+      heap_pos[std::size_t(heap[std::size_t(i)])] = i;
+      i = parent;
+    }
+    heap[std::size_t(i)] = x;
+    heap_pos[std::size_t(x)] = i;
+  }
+  void heap_down(int i) {
+    const int x = heap[std::size_t(i)], size = static_cast<int>(heap.size());
+    for (;;) {
+      int child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && before(heap[std::size_t(child) + 1], heap[std::size_t(child)])) ++child;
+      if (!before(heap[std::size_t(child)], x)) break;
+      heap[std::size_t(i)] = heap[std::size_t(child)];
+      heap_pos[std::size_t(heap[std::size_t(i)])] = i;
+      i = child;
+    }
+    heap[std::size_t(i)] = x;
+    heap_pos[std::size_t(x)] = i;
+  }
+  void heap_insert(int x) {
+    if (heap_pos[std::size_t(x)] >= 0) return;
+    heap.push_back(x);
+    heap_up(static_cast<int>(heap.size()) - 1);
+  }
+  int heap_pop() {
+    const int x = heap[0];
+    heap_pos[std::size_t(x)] = -1;
+    heap[0] = heap.back();
+    heap.pop_back();
+    if (!heap.empty()) {
+      heap_pos[std::size_t(heap[0])] = 0;
+      heap_down(0);
+    }
+    return x;
+  }
+  void bump(int x) {
+    double& a = activity[std::size_t(x)];
+    a += var_inc;
+    if (a > 1e100) {
+      for (double& b : activity) b *= 1e-100;
+      var_inc *= 1e-100;
+    }
+    if (heap_pos[std::size_t(x)] >= 0) heap_up(heap_pos[std::size_t(x)]);
+  }
+
+  // --- Propagation ---
+  void enqueue(int q) {
+    if (queued[std::size_t(q)]) return;
+    queued[std::size_t(q)] = 1;
+    queue.push_back(q);
+  }
+  void enqueue_clause(int k) {
+    if (cqueued[std::size_t(k)]) return;
+    cqueued[std::size_t(k)] = 1;
+    cqueue.push_back(k);
+  }
+  void clear_queues() {
+    for (std::size_t i = qhead; i < queue.size(); ++i) queued[std::size_t(queue[i])] = 0;
+    queue.clear();
+    qhead = 0;
+    for (const std::int32_t k : cqueue) cqueued[std::size_t(k)] = 0;
+    cqueue.clear();
+  }
+  /// x changed: its propagators, and its clauses with a literal on x now true.
+  void notify(int x, const Store& s) {
+    for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j) enqueue(dp.var_props(j));
+    for (const auto& [k, i] : occ[std::size_t(x)])
+      if (literal_state(s, clauses[std::size_t(k)].lits[std::size_t(i)]) > 0) enqueue_clause(k);
+  }
+  void push_entry(int x, int kind, std::int64_t old_v, std::int64_t new_v, int word, std::int32_t reason, int from, int lit) {
+    std::int32_t& last = kind == kind_lb ? last_lb[std::size_t(x)] : kind == kind_ub ? last_ub[std::size_t(x)] : last_word[std::size_t(x)];
+    trail.push_back(Entry{x, kind, level, reason, from, last, word, lit, old_v, new_v});
+    last = static_cast<std::int32_t>(trail.size()) - 1;
+  }
+  /// The touched variables' changes onto the trail, with their reason.
+  void commit_touched(std::int32_t reason, int from, int lit) {
+    const Store s = store();
+    for (int i = 0; i < touched_count; ++i) {
+      const int x = touched_list[std::size_t(i)];
+      touched_flag[std::size_t(x)] = 0;
+      const auto xs = std::size_t(x);
+      if (lb[xs] != slb[xs]) push_entry(x, kind_lb, slb[xs], lb[xs], 0, reason, from, lit), slb[xs] = lb[xs];
+      if (ub[xs] != sub[xs]) push_entry(x, kind_ub, sub[xs], ub[xs], 0, reason, from, lit), sub[xs] = ub[xs];
+      for (int w = 0; w < words_of[xs]; ++w) {
+        const auto at = std::size_t(prog.bits_at[xs] + w);
+        if (bits[at] != sbits[at]) push_entry(x, kind_word, std::int64_t(sbits[at]), std::int64_t(bits[at]), w, reason, from, lit), sbits[at] = bits[at];
+      }
+      if (lb[xs] == ub[xs]) {
+        phase[xs] = lb[xs];
+        has_phase[xs] = 1;
+      }
+      notify(x, s);
+    }
+    touched_count = 0;
+  }
+  /// Undoes what a failed run left on the touched variables.
+  void restore_touched() {
+    for (int i = 0; i < touched_count; ++i) {
+      const auto x = std::size_t(touched_list[std::size_t(i)]);
+      touched_flag[x] = 0;
+      lb[x] = slb[x];
+      ub[x] = sub[x];
+      for (int w = 0; w < words_of[x]; ++w) bits[std::size_t(prog.bits_at[x] + w)] = sbits[std::size_t(prog.bits_at[x] + w)];
+    }
+    touched_count = 0;
+  }
+
+  bool run_propagator(int q) {
+    const int from = static_cast<int>(trail.size());
+    const int r = propagate_any(SerialLanes{}, dp, q, store());
+    ++st.propagations;
+    if (r & prop_failed) {
+      restore_touched();
+      conflict = explain_box(q, from, {});
+      return true;
+    }
+    commit_touched(q, from, -1);
+    return false;
+  }
+
+  bool check_clause(int k) {
+    const Store s = store();
+    const std::vector<Literal>& lits = clauses[std::size_t(k)].lits;
+    int open = -1;
+    for (std::size_t i = 0; i < lits.size(); ++i) {
+      const int state = literal_state(s, lits[i]);
+      if (state < 0) return false;
+      if (state == 0) {
+        if (open >= 0) return false;
+        open = static_cast<int>(i);
+      }
+    }
+    clauses[std::size_t(k)].activity += clause_inc;
+    if (open < 0) {
+      conflict = lits;
+      return true;
+    }
+    const int from = static_cast<int>(trail.size());
+    ++st.clause_propagations;
+    if (falsify(s, lits[std::size_t(open)]) & prop_failed) {  // not expected: an open literal can be made false
+      restore_touched();
+      conflict.clear();
+      for (std::size_t i = 0; i < lits.size(); ++i)
+        if (int(i) != open) conflict.push_back(lits[i]);
+      const int x = lits[std::size_t(open)].var();
+      box_literals(x, domain_before(x, from), conflict);
+      return true;
+    }
+    commit_touched(num_props + k, from, open);
+    return false;
+  }
+
+  /// 1: a conflict (in `conflict`); 0: a fixpoint; -1: stopped first (the queues stay for the next call).
+  int propagate(const volatile int* stop) {
+    std::int64_t runs = 0;
+    for (;;) {
+      if (!cqueue.empty()) {
+        const int k = cqueue.back();
+        cqueue.pop_back();
+        cqueued[std::size_t(k)] = 0;
+        if (check_clause(k)) return 1;
+        continue;
+      }
+      if (qhead < queue.size()) {
+        const int q = queue[qhead++];
+        queued[std::size_t(q)] = 0;
+        if (qhead == queue.size()) {
+          queue.clear();
+          qhead = 0;
+        }
+        if (run_propagator(q)) return 1;
+        if ((++runs & 1023) == 0 && stop != nullptr && *stop) return -1;
+        continue;
+      }
+      return 0;
+    }
+  }
+
+  // --- Domains at a trail position, literals, and the entries that made them true ---
+  Dom domain_before(int x, int pos) const {
+    const auto xs = std::size_t(x);
+    Dom d;
+    d.lo = lb[xs];
+    for (int e = last_lb[xs]; e >= pos; e = trail[std::size_t(e)].prev) d.lo = trail[std::size_t(e)].old_v;
+    d.hi = ub[xs];
+    for (int e = last_ub[xs]; e >= pos; e = trail[std::size_t(e)].prev) d.hi = trail[std::size_t(e)].old_v;
+    if (words_of[xs] > 0) {
+      d.words.assign(bits.begin() + prog.bits_at[xs], bits.begin() + prog.bits_at[xs] + words_of[xs]);
+      for (int e = last_word[xs]; e >= pos; e = trail[std::size_t(e)].prev)
+        d.words[std::size_t(trail[std::size_t(e)].word)] = DomainWord(trail[std::size_t(e)].old_v);
+    }
+    return d;
+  }
+  bool bit(const DomainWord* words, int x, std::int64_t v) const {
+    const std::int64_t off = v - prog.bits_base[std::size_t(x)];
+    return (words[off >> 6] >> (off & 63)) & 1;
+  }
+  bool in_root(int x, std::int64_t v) const {
+    const auto xs = std::size_t(x);
+    if (v < r0lb[xs] || v > r0ub[xs]) return false;
+    return words_of[xs] == 0 || bit(&r0bits[std::size_t(prog.bits_at[xs])], x, v);
+  }
+  /// The literals of x's domain d that do not hold at level 0: x >= lo, x <= hi, x != v for its holes.
+  void box_literals(int x, const Dom& d, std::vector<Literal>& out) const {
+    const auto xs = std::size_t(x);
+    if (d.lo > r0lb[xs]) out.push_back(Literal::make(x, lit_ge, static_cast<std::int32_t>(d.lo)));
+    if (d.hi < r0ub[xs]) out.push_back(Literal::make(x, lit_le, static_cast<std::int32_t>(d.hi)));
+    if (words_of[xs] > 0)
+      for (std::int64_t v = d.lo + 1; v < d.hi; ++v)
+        if (!bit(d.words.data(), x, v) && in_root(x, v)) out.push_back(Literal::make(x, lit_ne, static_cast<std::int32_t>(v)));
+  }
+  /// The trail entry that made a true bound literal true (x >= a: lb, else ub), or -1 (true at the root).
+  int bound_entry(int x, bool lower, std::int64_t a) const {
+    int e = lower ? last_lb[std::size_t(x)] : last_ub[std::size_t(x)];
+    const auto holds = [&](std::int64_t v) { return lower ? v >= a : v <= a; };
+    if (e < 0 || !holds(trail[std::size_t(e)].new_v)) return -1;
+    while (trail[std::size_t(e)].prev >= 0 && holds(trail[std::size_t(trail[std::size_t(e)].prev)].new_v)) e = trail[std::size_t(e)].prev;
+    return holds(trail[std::size_t(e)].old_v) ? -1 : e;
+  }
+  /// The entry that made a true literal true, earliest (-1: it holds at the root). Not for x = v.
+  int entry_of(const Literal& l) const {
+    const int x = l.var();
+    const std::int64_t v = l.value;
+    switch (l.op()) {
+      case lit_ge: return bound_entry(x, true, v);
+      case lit_le: return bound_entry(x, false, v);
+      default: {  // lit_ne
+        if (!in_root(x, v)) return -1;
+        int best_e = INT32_MAX;
+        if (lb[std::size_t(x)] > v) best_e = std::min(best_e, bound_entry(x, true, v + 1));
+        if (ub[std::size_t(x)] < v) best_e = std::min(best_e, bound_entry(x, false, v - 1));
+        if (words_of[std::size_t(x)] > 0) {
+          const std::int64_t off = v - prog.bits_base[std::size_t(x)];
+          const int w = static_cast<int>(off >> 6);
+          const DomainWord m = DomainWord(1) << (off & 63);
+          for (int e = last_word[std::size_t(x)]; e >= 0; e = trail[std::size_t(e)].prev) {
+            const Entry& E = trail[std::size_t(e)];
+            if (E.word == w && (DomainWord(E.old_v) & m) && !(DomainWord(E.new_v) & m)) {
+              best_e = std::min(best_e, e);
+              break;
+            }
+          }
+        }
+        return best_e == INT32_MAX ? -1 : best_e;  // -1 among them: at the root (never reached: in_root)
+      }
+    }
+  }
+
+  // --- Explanations ---
+  /// Whether propagator q, alone on the scratch store set to the level-0 domains narrowed by the
+  /// kept literals of `cand` (over q's scope), derives every target (none: a failure).
+  bool derives(int q, const std::vector<Literal>& cand, const std::vector<char>& keep, const std::vector<Literal>& targets) {
+    const Store x = scratch();
+    const int b = scope_begin[std::size_t(q)], e = scope_begin[std::size_t(q) + 1];
+    for (std::size_t i = 0; i < cand.size(); ++i) {
+      if (!keep[i]) continue;
+      const Literal& l = cand[i];
+      const auto y = std::size_t(l.var());
+      if (l.op() == lit_ge) xlb[y] = l.value;
+      else if (l.op() == lit_le) xub[y] = l.value;
+      else {
+        const std::int64_t off = std::int64_t(l.value) - prog.bits_base[y];
+        xbits[std::size_t(prog.bits_at[y] + (off >> 6))] &= ~(DomainWord(1) << (off & 63));
+      }
+    }
+    bool ok = false, failed = false;
+    for (int j = b; j < e && !failed; ++j) failed = (x.normalise(scope_vars[std::size_t(j)]) & prop_failed) != 0;
+    const auto reached = [&]() {
+      return !targets.empty() &&
+             std::all_of(targets.begin(), targets.end(), [&](const Literal& t) { return literal_state(x, t) > 0; });
+    };
+    // Runs until the targets hold (or it fails), or until it changes nothing more.
+    for (int it = 0; it < 64 && !failed && !ok; ++it) {
+      const int r = propagate_any(SerialLanes{}, dp, q, x);
+      ++st.explain_runs;
+      if (r & prop_failed) failed = true;
+      else if (reached()) ok = true;
+      else if (!(r & prop_changed)) break;
+    }
+    ok = ok || failed;
+    for (int j = b; j < e; ++j) reset_scratch(scope_vars[std::size_t(j)]);
+    return ok;
+  }
+  void reset_scratch(int y) {
+    const auto ys = std::size_t(y);
+    xlb[ys] = r0lb[ys];
+    xub[ys] = r0ub[ys];
+    for (int w = 0; w < words_of[ys]; ++w) xbits[std::size_t(prog.bits_at[ys] + w)] = r0bits[std::size_t(prog.bits_at[ys] + w)];
+  }
+
+  /// Why propagator q, run at trail position `from`, derived `targets` (none: failed): its box, minimised.
+  std::vector<Literal> explain_box(int q, int from, const std::vector<Literal>& targets) {
+    std::vector<Literal> cand;
+    std::vector<int> group{0};
+    const int b = scope_begin[std::size_t(q)], e = scope_begin[std::size_t(q) + 1];
+    for (int j = b; j < e; ++j) {
+      const int y = scope_vars[std::size_t(j)];
+      box_literals(y, domain_before(y, from), cand);
+      group.push_back(static_cast<int>(cand.size()));
+    }
+    if (cand.empty() || int(cand.size()) > opt.max_minimise_literals) return cand;
+    std::vector<char> keep(cand.size(), 1);
+    if (!derives(q, cand, keep, targets)) return cand;  // not expected: the run derived them from the box
+    // Variables dropped by halves: a range of them at once, else each half (few runs when few
+    // variables are needed, as a cumulative's explanation needs few of its tasks).
+    const auto set_range = [&](std::size_t a, std::size_t b, char v) {
+      for (int i = group[a]; i < group[b]; ++i) keep[std::size_t(i)] = v;
+    };
+    const auto drop = [&](const auto& self, std::size_t a, std::size_t b) -> void {
+      if (group[b] == group[a]) return;
+      set_range(a, b, 0);
+      if (derives(q, cand, keep, targets)) return;
+      set_range(a, b, 1);
+      if (b - a == 1) return;
+      const std::size_t m = (a + b) / 2;
+      self(self, a, m);
+      self(self, m, b);
+    };
+    drop(drop, 0, group.size() - 1);
+    for (std::size_t g = 0; g + 1 < group.size(); ++g) {
+      if (group[g + 1] - group[g] < 2) continue;
+      for (int i = group[g]; i < group[g + 1]; ++i) {
+        if (!keep[std::size_t(i)]) continue;
+        keep[std::size_t(i)] = 0;
+        if (!derives(q, cand, keep, targets)) keep[std::size_t(i)] = 1;
+      }
+    }
+    std::vector<Literal> out;
+    for (std::size_t i = 0; i < cand.size(); ++i)
+      if (keep[i]) out.push_back(cand[i]);
+    return out;
+  }
+
+  /// Why entry e's change holds the targets (literals on its variable made true by it).
+  std::vector<Literal> explain_entry(int e, const std::vector<Literal>& targets) {
+    const Entry E = trail[std::size_t(e)];
+    if (E.reason < num_props) return explain_box(E.reason, E.from, targets);
+    // A clause: its other literals; and the variable's own domain when the negated literal alone
+    // (over the level-0 domain) does not give the targets (a bound moved past removed values).
+    const std::vector<Literal>& lits = clauses[std::size_t(E.reason - num_props)].lits;
+    std::vector<Literal> out;
+    for (std::size_t i = 0; i < lits.size(); ++i)
+      if (int(i) != E.lit) out.push_back(lits[i]);
+    const Literal open = lits[std::size_t(E.lit)];
+    const int x = open.var();
+    const Store s = scratch();
+    const bool alone = !(falsify(s, open) & prop_failed) &&
+                       std::all_of(targets.begin(), targets.end(), [&](const Literal& t) { return literal_state(s, t) > 0; });
+    reset_scratch(x);
+    if (!alone) box_literals(x, domain_before(x, E.from), out);
+    return out;
+  }
+
+  // --- Conflict analysis (1-UIP) ---
+  /// Learns from `conflict` at level > 0: the clause (its asserting literal first) and the level to
+  /// jump back to. False when the conflict holds at level 0 (after jumping to lower levels as needed).
+  bool analyse(std::vector<Literal>& learned, int& back) {
+    for (;;) {
+      std::unordered_map<int, std::vector<Literal>> need;
+      std::priority_queue<int> pending_entries;
+      int at_level = 0;
+      std::vector<Literal> lower;
+      const auto add_one = [&](const Literal& l) {
+        const int e = entry_of(l);
+        if (e < 0) return;
+        const Entry& E = trail[std::size_t(e)];
+        if (E.level == 0) return;
+        bump(l.var());
+        if (E.level < level) {
+          lower.push_back(l);
+          return;
+        }
+        auto [it, fresh] = need.try_emplace(e);
+        if (fresh) {
+          pending_entries.push(e);
+          ++at_level;
+        }
+        it->second.push_back(l);
+      };
+      const auto add = [&](const Literal& l) {
+        if (l.op() == lit_eq) {
+          add_one(Literal::make(l.var(), lit_ge, l.value));
+          add_one(Literal::make(l.var(), lit_le, l.value));
+        } else {
+          add_one(l);
+        }
+      };
+      for (const Literal& l : conflict) add(l);
+      bool found = false;
+      Literal uip{0, 0};
+      while (!pending_entries.empty()) {
+        const int e = pending_entries.top();
+        pending_entries.pop();
+        --at_level;
+        std::vector<Literal> lits = std::move(need[e]);
+        const Entry& E = trail[std::size_t(e)];
+        if (E.reason == reason_decision) {
+          uip = level_decision[std::size_t(level)];
+          found = true;
+          break;
+        }
+        merge(lits);
+        if (at_level == 0 && lits.size() == 1) {
+          uip = lits[0];
+          found = true;
+          break;
+        }
+        ++st.resolutions;
+        for (const Literal& l : explain_entry(e, lits)) add(l);
+      }
+      if (!found) {
+        // The conflict holds at a lower level already: go there and analyse it again.
+        if (lower.empty()) return false;
+        int top = 0;
+        for (const Literal& l : lower) top = std::max(top, trail[std::size_t(entry_of(l))].level);
+        backjump(top);
+        conflict = lower;
+        continue;
+      }
+      merge(lower);
+      learned.assign(1, uip);
+      back = 0;
+      for (const Literal& l : lower) {
+        if (subsumed_by(uip, l)) continue;
+        learned.push_back(l);
+        back = std::max(back, trail[std::size_t(entry_of(l))].level);
+      }
+      return true;
+    }
+  }
+  /// Keeps the strongest literal per variable and bound; removed values once.
+  static void merge(std::vector<Literal>& lits) {
+    std::sort(lits.begin(), lits.end(), [](const Literal& a, const Literal& b) {
+      if (a.var_op != b.var_op) return a.var_op < b.var_op;
+      return a.op() == lit_le ? a.value < b.value : a.value > b.value;  // the strongest first
+    });
+    std::vector<Literal> out;
+    for (const Literal& l : lits) {
+      if (!out.empty() && out.back().var_op == l.var_op && (l.op() != lit_ne || out.back().value == l.value)) continue;
+      out.push_back(l);
+    }
+    lits.swap(out);
+  }
+  /// `l` follows from `u` (same variable and bound, u as strong or stronger).
+  static bool subsumed_by(const Literal& u, const Literal& l) {
+    if (u.var_op != l.var_op) return false;
+    switch (l.op()) {
+      case lit_ge: return u.value >= l.value;
+      case lit_le: return u.value <= l.value;
+      default: return u.value == l.value;
+    }
+  }
+
+  void backjump(int to) {
+    if (level <= to) return;
+    const auto end = std::size_t(level_start[std::size_t(to) + 1]);
+    st.backjumped_levels += level - to;
+    for (std::size_t i = trail.size(); i-- > end;) {
+      const Entry& E = trail[i];
+      const auto x = std::size_t(E.var);
+      if (E.kind == kind_lb) {
+        lb[x] = slb[x] = static_cast<std::int32_t>(E.old_v);
+        last_lb[x] = E.prev;
+      } else if (E.kind == kind_ub) {
+        ub[x] = sub[x] = static_cast<std::int32_t>(E.old_v);
+        last_ub[x] = E.prev;
+      } else {
+        const auto at = std::size_t(prog.bits_at[x] + E.word);
+        bits[at] = sbits[at] = DomainWord(E.old_v);
+        last_word[x] = E.prev;
+      }
+      heap_insert(E.var);
+    }
+    trail.resize(end);
+    level_start.resize(std::size_t(to) + 1);
+    level_decision.resize(std::size_t(to) + 1);
+    level = to;
+    clear_queues();
+    for (const std::int32_t k : recheck) enqueue_clause(k);
+  }
+
+  /// Adds a clause (watching every literal) and returns its id.
+  int add_clause(std::vector<Literal> lits) {
+    const int k = static_cast<int>(clauses.size());
+    for (std::size_t i = 0; i < lits.size(); ++i) occ[std::size_t(lits[i].var())].emplace_back(k, static_cast<std::int32_t>(i));
+    known.insert(hash_of(lits));
+    clauses.push_back(Clause{std::move(lits), clause_inc});
+    cqueued.push_back(0);
+    return k;
+  }
+
+  /// At level 0: keeps the most active half of the clauses longer than two.
+  void reduce() {
+    if (int(clauses.size()) <= opt.max_clauses) return;
+    std::vector<double> acts;
+    for (const Clause& c : clauses)
+      if (c.lits.size() > 2) acts.push_back(c.activity);
+    if (acts.empty()) return;
+    std::nth_element(acts.begin(), acts.begin() + std::ptrdiff_t(acts.size() / 2), acts.end());
+    const double median = acts[acts.size() / 2];
+    std::vector<Clause> kept;
+    for (Clause& c : clauses) {
+      if (c.lits.size() > 2 && c.activity < median) {
+        ++st.deleted;
+        continue;
+      }
+      kept.push_back(std::move(c));
+    }
+    clauses.clear();
+    for (auto& o : occ) o.clear();
+    cqueued.clear();
+    recheck.clear();
+    for (Clause& c : kept) {
+      const double a = c.activity;
+      const int k = add_clause(std::move(c.lits));
+      clauses[std::size_t(k)].activity = a;
+      enqueue_clause(k);  // ids changed: each is checked at level 0 once
+    }
+  }
+
+  /// The next decision, or false when every variable is fixed.
+  bool decide() {
+    while (!heap.empty() && fixed(heap[0])) heap_pop();
+    if (heap.empty()) return false;
+    const int x = heap_pop();
+    const auto xs = std::size_t(x);
+    const Store s = store();
+    std::int64_t v = lb[xs];
+    if (guided && s.contains(x, guide_values[xs])) v = guide_values[xs];
+    else if (has_phase[xs] && s.contains(x, phase[xs])) v = phase[xs];
+    Literal d;
+    if (prog.has_bits(x)) d = Literal::make(x, lit_eq, static_cast<std::int32_t>(v));
+    else if (v == lb[xs]) d = Literal::make(x, lit_le, static_cast<std::int32_t>(v));
+    else if (v == ub[xs]) d = Literal::make(x, lit_ge, static_cast<std::int32_t>(v));
+    else d = Literal::make(x, lit_le, static_cast<std::int32_t>(v));
+    ++level;
+    level_start.push_back(static_cast<std::int32_t>(trail.size()));
+    level_decision.push_back(d);
+    const int from = static_cast<int>(trail.size());
+    if (d.op() == lit_eq) s.narrow_to(x, v, v);
+    else if (d.op() == lit_le) s.narrow_max(x, v);
+    else s.narrow_min(x, v);
+    commit_touched(reason_decision, from, -1);
+    heap_insert(x);  // may be unfixed still (a bound decision)
+    ++st.nodes;
+    return true;
+  }
+
+  /// At level 0: the objective below `best`; false when that fails (a proof).
+  bool apply_bound() {
+    bound_due = false;
+    if (opt.objective < 0 || best == INT64_MAX) return true;
+    const int from = static_cast<int>(trail.size());
+    if (store().narrow_max(opt.objective, best - 1) & prop_failed) {
+      restore_touched();
+      return false;
+    }
+    commit_touched(reason_root, from, -1);
+    return true;
+  }
+
+  void finish_proof(std::vector<std::int32_t>& log) {
+    done = proved = true;
+    append_to_log(log, {}, best);
+  }
+
+  void run(std::int64_t steps, const volatile int* stop, std::vector<std::vector<std::int32_t>>& solutions,
+           std::vector<std::int32_t>& log) {
+    if (done) return;
+    if (pending < best) {
+      best = pending;
+      bound_due = true;
+    }
+    if (bound_due) {
+      backjump(0);
+      if (!apply_bound()) return finish_proof(log);
+    }
+    for (std::int64_t step = 0; step < steps && !done; ++step) {
+      if (stop != nullptr && *stop) return;
+      const int r = propagate(stop);
+      if (r < 0) return;
+      if (r > 0) {
+        ++st.conflicts;
+        if (level == 0) return finish_proof(log);
+        std::vector<Literal> learned;
+        int back = 0;
+        if (!analyse(learned, back)) return finish_proof(log);
+        backjump(back);
+        ++st.learned;
+        st.learned_literals += std::int64_t(learned.size());
+        if (int(learned.size()) <= opt.export_length) {
+          append_to_log(log, learned, best);
+          ++st.exported;
+        }
+        const int k = add_clause(learned);
+        const int from = static_cast<int>(trail.size());
+        if (falsify(store(), clauses[std::size_t(k)].lits[0]) & prop_failed) {  // not expected: the literal is open here
+          restore_touched();
+          enqueue_clause(k);
+        } else {
+          commit_touched(num_props + k, from, 0);
+        }
+        var_inc /= 0.95;
+        clause_inc /= 0.999;
+        if (++conflicts_here >= luby(restarts) * double(std::max<std::int64_t>(1, opt.restart_base))) {
+          backjump(0);
+          ++restarts;
+          ++st.restarts;
+          conflicts_here = 0;
+          reduce();
+        }
+        continue;
+      }
+      if (level == 0) {
+        // Level 0 at a fixpoint: the domains explanations widen to.
+        recheck.clear();
+        r0lb = xlb = lb;
+        r0ub = xub = ub;
+        r0bits = xbits = bits;
+      }
+      if (decide()) continue;
+      // Every variable fixed at a fixpoint: a solution.
+      ++st.solutions;
+      solutions.push_back(lb);
+      guide_values = lb;
+      guided = true;
+      if (opt.objective < 0) {
+        done = true;
+        return;
+      }
+      best = std::min<std::int64_t>(best, lb[std::size_t(opt.objective)]);
+      backjump(0);
+      if (!apply_bound()) return finish_proof(log);
+    }
+  }
+
+  void import(const std::vector<std::vector<Literal>>& nogoods) {
+    for (const auto& g : nogoods) {
+      if (g.empty() || known.count(hash_of(g))) continue;
+      ++st.imported;
+      const int k = add_clause(g);
+      enqueue_clause(k);
+      recheck.push_back(k);
+    }
+  }
+};
+
+ExplainingSearch::ExplainingSearch(const Program& program, const ExplainOptions& options)
+    : impl_(std::make_unique<Impl>(program, options)) {}
+ExplainingSearch::~ExplainingSearch() = default;
+
+void ExplainingSearch::run(std::int64_t steps, const volatile int* stop, std::vector<std::vector<std::int32_t>>& solutions,
+                           std::vector<std::int32_t>& log) {
+  impl_->run(steps, stop, solutions, log);
+}
+void ExplainingSearch::tighten(std::int64_t best) { impl_->pending = std::min(impl_->pending, best); }
+void ExplainingSearch::guide(const std::vector<std::int32_t>& values) {
+  if (values.size() != std::size_t(impl_->n)) return;
+  impl_->guide_values = values;
+  impl_->guided = true;
+}
+void ExplainingSearch::import(const std::vector<std::vector<Literal>>& nogoods) { impl_->import(nogoods); }
+bool ExplainingSearch::complete() const { return impl_->proved; }
+bool ExplainingSearch::finished() const { return impl_->done; }
+std::int64_t ExplainingSearch::best() const { return impl_->best; }
+const ExplainStats& ExplainingSearch::stats() const { return impl_->st; }
+
+}  // namespace kcp

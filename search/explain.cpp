@@ -297,7 +297,7 @@ struct ExplainingSearch::Impl {
 
   bool check_clause(int k) {
     const Store s = store();
-    const std::vector<Literal>& lits = clauses[std::size_t(k)].lits;
+    const std::vector<Literal>& lits = clauses.at(std::size_t(k)).lits;  // checked: ids change at deletions
     int open = -1;
     for (std::size_t i = 0; i < lits.size(); ++i) {
       const int state = literal_state(s, lits[i]);
@@ -685,6 +685,7 @@ struct ExplainingSearch::Impl {
     }
     clauses.clear();
     for (auto& o : occ) o.clear();
+    cqueue.clear();  // ids from before (backjump re-queued the rechecked ones): every clause is queued below
     cqueued.clear();
     recheck.clear();
     for (Clause& c : kept) {

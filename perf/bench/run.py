@@ -24,7 +24,8 @@ COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'team
            'timed_out', 'exit_code', 'error', 'propagations_per_node', 'restores', 'replayed_decisions',
            'bitset_vars', 'free_teams', 'restarts', 'neighbourhoods', 'improvements_complete', 'improvements_restart',
            'improvements_lns', 'objective_bound', 'host_teams', 'host_nodes', 'improvements_host', 'nogoods_learned',
-           'nogood_propagations', 'nogood_failures', 'proved_by_nogood', 'trace']
+           'nogood_propagations', 'nogood_failures', 'proved_by_nogood', 'explain_nodes', 'explain_conflicts',
+           'explain_learned', 'explain_exported', 'improvements_explain', 'trace']
 
 
 def revision():
@@ -133,6 +134,9 @@ def run_one(args, path, cpu=None):
         'host_teams': g('hostTeams'), 'host_nodes': g('hostNodes'), 'improvements_host': g('improvementsHost'),
         'nogoods_learned': g('nogoodsLearned'), 'nogood_propagations': g('nogoodPropagations'),
         'nogood_failures': g('nogoodFailures'), 'proved_by_nogood': g('provedByNogood'),
+        'explain_nodes': g('explainNodes'), 'explain_conflicts': g('explainConflicts'),
+        'explain_learned': g('explainLearned'), 'explain_exported': g('explainExported'),
+        'improvements_explain': g('improvementsExplain'),
         # Each improving solution's time and objective (kcp -s -i prints them after each): anytime curves.
         'trace': ' '.join(f'{t}:{v}' for v, t in re.findall(
             r'^%%%mzn-stat: objective=(\S+)\n%%%mzn-stat: solutionTime=(\S+)', out, re.M)),

@@ -341,6 +341,33 @@ Program small_optimisation(int seed, int& objective) {
   return p;
 }
 
+/// A random small scheduling model of the global families: 4-5 starts, a cumulative over them, an
+/// all_different over the first three, a table over two of them; the objective (the last variable)
+/// a weighted sum of the starts.
+Program small_global_optimisation(int seed, int& objective) {
+  std::mt19937 rng(9100 + seed);
+  Program p;
+  const int n = 4 + seed % 2;
+  for (int x = 0; x < n; ++x) p.add_var(0, 3 + seed % 3);
+  std::uniform_int_distribution<int> small(1, 2), value(0, 3 + seed % 3), coef(1, 3);
+  const std::int64_t cap = 1 + seed % 2;
+  std::vector<int> starts;
+  std::vector<std::int64_t> pars{cap};
+  for (int x = 0; x < n; ++x) starts.push_back(x), pars.push_back(small(rng));
+  for (int x = 0; x < n; ++x) pars.push_back(std::min<std::int64_t>(small(rng), cap));
+  p.add_global<Cumulative>(starts, pars);
+  p.add_global<AllDifferent>({0, 1, 2});
+  std::vector<std::int64_t> rows;
+  for (int r = 0; r < 3 + seed % 4; ++r) rows.push_back(value(rng)), rows.push_back(value(rng));
+  p.add_global<Table>({1, n - 1}, rows);
+  objective = p.add_var(-1000, 1000);
+  std::vector<std::int32_t> cs{-1};
+  std::vector<int> xs{objective};
+  for (int x = 0; x < n; ++x) cs.push_back((x % 2 ? -1 : 1) * coef(rng)), xs.push_back(x);
+  p.add_row(LinearKind::eq, cs, xs, 0);
+  return p;
+}
+
 /// Every solution of p (the objective is the last variable, fixed by the others).
 std::vector<std::vector<std::int32_t>> all_solutions(const Program& p) {
   const int n = p.num_vars() - 1;
@@ -382,19 +409,26 @@ bool holds(const Literal& l, const std::vector<std::int32_t>& s) {
   }
 }
 
-/// Checks a log (search/learning.hpp's format) against the model's solutions: no nogood excludes a
-/// solution better than the bound it was learned under. Returns the nogoods read; `proofs` counts
-/// the empty ones.
-int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vector<std::int32_t>>& solutions,
-              int objective, const std::string& where, int& proofs) {
-  int read = 0;
-  for (std::size_t at = 0; at + 3 <= log.size();) {
+/// The nogoods of a log (search/learning.hpp's format) from int `at` on, with their bounds.
+std::vector<std::pair<std::vector<Literal>, std::int64_t>> read_log(const std::vector<std::int32_t>& log, std::size_t at = 0) {
+  std::vector<std::pair<std::vector<Literal>, std::int64_t>> out;
+  while (at + 3 <= log.size()) {
     const int length = log[at];
     const std::int64_t bound = (std::int64_t(log[at + 1]) << 32) | std::int64_t(std::uint32_t(log[at + 2]));
     std::vector<Literal> g;
     for (int i = 0; i < length; ++i) g.push_back(Literal{log[at + 3 + 2 * std::size_t(i)], log[at + 4 + 2 * std::size_t(i)]});
     at += 3 + 2 * std::size_t(length);
-    ++read;
+    out.emplace_back(std::move(g), bound);
+  }
+  return out;
+}
+
+/// Checks a log against the model's solutions: no nogood excludes a solution better than the bound
+/// it was learned under. Returns the nogoods read; `proofs` counts the empty ones.
+int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vector<std::int32_t>>& solutions,
+              int objective, const std::string& where, int& proofs) {
+  const auto nogoods = read_log(log);
+  for (const auto& [g, bound] : nogoods) {
     proofs += g.empty() ? 1 : 0;
     for (const auto& s : solutions) {
       if (s[std::size_t(objective)] >= bound) continue;
@@ -403,21 +437,22 @@ int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vecto
                         << s[std::size_t(objective)] << " under bound " << bound;
     }
   }
-  return read;
+  return static_cast<int>(nogoods.size());
 }
 
-/// Stage 2 alone (search/explain.hpp): on random small models, with bitsets and without, and restarts
+/// Stage 2 alone (search/explain.hpp): on random small models (of every family but the globals, and of
+/// the global families), with bitsets and without, and restarts
 /// from every conflict to every hundred: the explaining search proves the optimum brute force finds,
 /// each solution it reports is one of the model's and better than the last, and no clause it learns
 /// (every one, exported here) excludes a solution better than the bound it was learned under. Over
 /// all models it learned from conflicts, with resolution steps and minimised explanations.
 TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
   const int models = test::quick_mode() ? 100 : 400;
-  std::int64_t learned = 0, resolutions = 0, runs = 0;
+  std::int64_t learned = 0, resolutions = 0, runs = 0, imported = 0, deleted = 0;
   int read = 0, proofs = 0;
   for (int seed = 0; seed < models; ++seed) {
     int objective = -1;
-    Program p = small_optimisation(seed, objective);
+    Program p = seed % 4 < 2 ? small_optimisation(seed, objective) : small_global_optimisation(seed, objective);
     const std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
     std::int64_t optimum = INT64_MAX;
     for (const auto& s : solutions) optimum = std::min<std::int64_t>(optimum, s[std::size_t(objective)]);
@@ -426,10 +461,28 @@ TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
     eo.objective = objective;
     eo.export_length = 1 << 16;
     eo.restart_base = seed % 3 == 0 ? 1 : seed % 3 == 1 ? 4 : 100;
+    // Every other model is fed its own clauses back (new clauses to it) and keeps at most a few:
+    // imports, their rechecks after backjumps, and deletions at restarts.
+    const bool feed = seed % 2 == 0;
+    if (feed) eo.max_clauses = 1 + seed % 5;
     ExplainingSearch e(p, eo);
     std::vector<std::vector<std::int32_t>> found;
     std::vector<std::int32_t> log;
-    for (int i = 0; i < 100000 && !e.finished(); ++i) e.run(64, nullptr, found, log);
+    std::size_t fed = 0;
+    for (int i = 0; i < 100000 && !e.finished(); ++i) {
+      e.run(seed % 4 == 0 ? 1 : 64, nullptr, found, log);
+      if (!feed) continue;
+      std::vector<std::vector<Literal>> back;
+      for (auto& [g, bound] : read_log(log, fed)) {
+        // Reversed, and with two literals true at the root: long enough to be deleted.
+        back.emplace_back(g.rbegin(), g.rend());
+        back.back().push_back(Literal::make(objective, lit_le, 1000));
+        back.back().push_back(Literal::make(objective, lit_ge, -1000));
+      }
+      fed = log.size();
+      e.import(back);
+      imported += std::int64_t(back.size());
+    }
     const std::string where = "seed " + std::to_string(seed);
     EXPECT_TRUE(e.complete()) << where;
     EXPECT_EQ(e.best(), optimum) << where;
@@ -442,15 +495,68 @@ TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
     EXPECT_EQ(last, optimum) << where;
     read += check_log(log, solutions, objective, where, proofs);
     learned += e.stats().learned;
+    deleted += e.stats().deleted;
     resolutions += e.stats().resolutions;
     runs += e.stats().explain_runs;
   }
-  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs\n", (long long)learned, (long long)resolutions, (long long)runs);
+  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs, %lld imported, %lld deleted\n",
+              (long long)learned, (long long)resolutions, (long long)runs, (long long)imported, (long long)deleted);
   EXPECT_EQ(std::int64_t(read), learned + models);  // every clause, and one proof per model
   EXPECT_EQ(proofs, models);
   EXPECT_GT(learned, models);
   EXPECT_GT(resolutions, 0);
   EXPECT_GT(runs, 0);
+  EXPECT_GT(imported, 0);
+  EXPECT_GT(deleted, 0);
+}
+
+/// Pigeonholes (n pigeons, h holes, pairwise x_i != x_j rows: weak propagation, many conflicts),
+/// minimising a weighted sum: with its own clauses fed back between single steps, room for two
+/// learned clauses and a restart at every conflict, the explaining search proves what brute force
+/// finds (no solution when n > h), and every clause holds.
+TEST(Explaining, PigeonholesWithImportsAndDeletions) {
+  for (const auto& [n, h] : std::vector<std::pair<int, int>>{{5, 5}, {6, 5}, {5, 4}}) {
+    Program p;
+    for (int i = 0; i < n; ++i) p.add_var(0, h - 1);
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) p.add_row(LinearKind::ne, {1, -1}, {i, j}, 0);
+    const int objective = p.add_var(-1000, 1000);
+    std::vector<std::int32_t> cs{-1};
+    std::vector<int> xs{objective};
+    for (int i = 0; i < n; ++i) cs.push_back(i % 2 ? -(i + 1) : i + 1), xs.push_back(i);
+    p.add_row(LinearKind::eq, cs, xs, 0);
+    const std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    std::int64_t optimum = INT64_MAX;
+    for (const auto& s : solutions) optimum = std::min<std::int64_t>(optimum, s[std::size_t(objective)]);
+    ExplainOptions eo;
+    eo.objective = objective;
+    eo.export_length = 1 << 16;
+    eo.restart_base = 1;
+    eo.max_clauses = 2;
+    ExplainingSearch e(p, eo);
+    std::vector<std::vector<std::int32_t>> found;
+    std::vector<std::int32_t> log;
+    std::size_t fed = 0;
+    for (int i = 0; i < 1000000 && !e.finished(); ++i) {
+      e.run(1, nullptr, found, log);
+      std::vector<std::vector<Literal>> back;
+      for (auto& [g, bound] : read_log(log, fed)) {
+        back.emplace_back(g.rbegin(), g.rend());
+        back.back().push_back(Literal::make(objective, lit_le, 1000));
+      }
+      fed = log.size();
+      e.import(back);
+    }
+    const std::string where = std::to_string(n) + " pigeons, " + std::to_string(h) + " holes";
+    EXPECT_TRUE(e.complete()) << where;
+    EXPECT_EQ(e.best(), optimum) << where;
+    int proofs = 0;
+    check_log(log, solutions, objective, where, proofs);
+    EXPECT_EQ(proofs, 1) << where;
+    EXPECT_GT(e.stats().conflicts, 10) << where;
+    EXPECT_GT(e.stats().deleted, 0) << where;
+    EXPECT_GT(e.stats().imported, 0) << where;
+  }
 }
 
 template <class Space>

@@ -998,6 +998,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     if (host_teams != 0 && o.objective >= 0 && portfolio_rows(o, 2).free > 0) {
       SearchOptions h = o;
       h.teams = std::max(0, host_teams);
+      // Every host thread but one: the explaining thread takes the last core.
+      if (h.teams == 0 && o.learn == LearnMode::explain) h.teams = std::max(1, Host().concurrency() - 1);
       h.team_size = h.vector_length = 0;
       h.scratch_level = -1;
       helper = make_searcher<Host>(program, h, default_launch_params<Host>(), true);
@@ -1021,6 +1023,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   p.teams = 1;
   p.subproblem_depth = 0;
   p.portfolio = 0;  // the probe is one complete search
+  if (p.learn == LearnMode::explain) p.learn = LearnMode::restart;  // the explaining thread starts with the fleet
   p.time_limit_s = limit_within_probe ? options.time_limit_s : options.probe_s;
   std::vector<std::vector<std::int32_t>> held;
   SearchReport pr = run(p, [&](const std::vector<std::int32_t>& store) {

@@ -96,8 +96,10 @@ struct SearchOptions {
   int host_teams = host_teams_auto;
   /// Learning (search/learning.hpp): what the portfolio's free runs leave as nogoods for every team
   /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
-  /// (neighbourhoods too). Default: restarts (perf/NOTES.md entry 20).
-  LearnMode learn = LearnMode::restart;
+  /// (neighbourhoods too); explain: restarts, and the explaining search on one more host thread
+  /// (search/explain.hpp; optimisation, with or without a portfolio). Default: explain (perf/NOTES.md
+  /// entries 20 and 21).
+  LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 32;        ///< longer ones are not kept
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)

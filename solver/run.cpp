@@ -66,7 +66,7 @@ struct Options {
   bool phase_saving = true;
   bool lns_windows = false;
   double restart_share = 0.2;
-  std::string learn = "restart";
+  std::string learn = "explain";
   int nogood_capacity = 1024;
   int nogood_max_length = 32;
   int explain_export_length = 8;
@@ -159,10 +159,10 @@ void add_options(CLI::App& app, Options& o) {
                "The portfolio's runs branch towards the best solution's values first once one exists (solution "
                "phase saving; default on)");
   app.add_option("--learn", o.learn,
-                 "Nogoods the portfolio's runs leave for every team (optimisation): none, restart (the runs "
-                 "from the root: reduced nld-nogoods, and a proof when one is searched to the end; the default) or "
-                 "all (neighbourhoods too), or explain (restart, and on one more host thread a search that "
-                 "explains its failures and learns clauses by conflict analysis, the short ones shared)")
+                 "What kcp learns when optimising: none; restart (the portfolio's runs from the root leave "
+                 "reduced nld-nogoods for every team, and a proof when one is searched to the end); all "
+                 "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
+                 "its failures and learns clauses by conflict analysis, the short ones shared; the default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
   app.add_option("--explain-length", o.explain_export_length,
                  "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")

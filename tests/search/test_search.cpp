@@ -346,6 +346,7 @@ TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysA
           o.team_size = team_size;
           o.subproblem_depth = 0;
           o.portfolio = 0;  // the complete search's tree alone (free rows' runs differ with the slices)
+          o.learn = LearnMode::none;  // and no explaining thread beside it (its proofs end the search early)
           o.slice_nodes = slice;
           o.max_solutions = c.max_solutions;
           mode.apply(o);

@@ -701,7 +701,15 @@ class ExplainThread {
     for (const SearchPhase& ph : o.phases) eo.order.insert(eo.order.end(), ph.vars.begin(), ph.vars.end());
     objective_ = o.objective;
     engine_ = std::make_unique<ExplainingSearch>(program, eo);
-    thread_ = std::thread([this]() { loop(); });
+    thread_ = std::thread([this]() {
+      // Out of memory (or any failure) in the thread ends the thread, not the process: the fleet
+      // searches on without it.
+      try {
+        loop();
+      } catch (const std::exception&) {
+        failed_ = 1;
+      }
+    });
   }
   ~ExplainThread() { stop(); }
   /// Takes the solutions (worst first) and the log it left since the last call.
@@ -734,6 +742,8 @@ class ExplainThread {
   }
   /// After stop().
   const ExplainStats& stats() const { return engine_->stats(); }
+  /// The thread ended on an exception (out of memory): the search went on without it.
+  bool failed() const { return failed_ != 0; }
 
  private:
   void loop() {
@@ -772,6 +782,7 @@ class ExplainThread {
   std::int64_t best_ = INT64_MAX;
   int generation_ = -1;
   volatile int quit_ = 0;
+  volatile int failed_ = 0;
   std::thread thread_;
 };
 
@@ -955,6 +966,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     report.explain_resolutions = e.resolutions;
     report.explain_runs = e.explain_runs;
     report.explain_propagations = e.propagations + e.clause_propagations;
+    report.explain_failed = explain->failed();
   }
   if (helper != nullptr) {
     SearchReport h;

@@ -141,6 +141,7 @@ struct SearchReport {
   /// its propagations (propagators and clauses).
   std::int64_t explain_nodes = 0, explain_conflicts = 0, explain_learned = 0, explain_exported = 0;
   std::int64_t explain_literals = 0, explain_resolutions = 0, explain_runs = 0, explain_propagations = 0;
+  bool explain_failed = false;  ///< the explaining thread ended on an exception (out of memory); the rest went on
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
   /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.

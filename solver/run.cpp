@@ -489,6 +489,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "explainRuns", std::to_string(rep.explain_runs));
       stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
       stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
+      if (rep.explain_failed) stat(out, "explainFailed", "true");
     }
     if (optimise) {
       stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));

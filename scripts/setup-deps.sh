@@ -102,7 +102,12 @@ if [ -n "$archive" ]; then
     echo "$sum_kk  $kernels_archive" | sha256sum --check --status \
       || die "checksum of $kernels_archive differs from $sum_kk"
   fi
-  patches=()  # cmake/patches are for 3.4.01
+  # cmake/patches/*.patch are for 3.4.01; a release's own, for CUDA only (CUDA 13's API), are in
+  # cmake/patches/kokkos-<version>/ (the host builds' cache keys stay as they were).
+  patches=()
+  if [ "$backend" = cuda ]; then
+    for p in "$repo"/cmake/patches/kokkos-$kokkos_version/*.patch; do [ -f "$p" ] && patches+=("$p"); done
+  fi
   src=$deps/src/kokkos-$kokkos_version
   if [ ! -f "$src/.kcp-extracted" ] || { [ "$kernels" = 1 ] && [ ! -d "$src/kokkos-kernels" ]; }; then
     note "extracting Kokkos $kokkos_version"
@@ -204,7 +209,13 @@ if [ ! -f "$prefix/.kcp-complete" ]; then
   for p in "${patches[@]}"; do
     patch -s -p1 -d "$work/kokkos" < "$p" || die "patch $p does not apply"
   done
-  [ "$backend" = cuda ] && cxx=$work/kokkos/bin/nvcc_wrapper
+  if [ "$backend" = cuda ]; then
+    cxx=$work/kokkos/bin/nvcc_wrapper
+    # nvcc_wrapper compiles for its default architecture until Kokkos' flags apply (CMake's compiler
+    # check): 4.6.01's sm_70 is gone from CUDA 13, so the default becomes the chosen one's (HOPPER90:
+    # sm_90, as 3.4.01's patch 0003 already has it).
+    sed -i "s/^default_arch=\"sm_[0-9]*\"/default_arch=\"sm_${cuda_arch//[!0-9]/}\"/" "$cxx"
+  fi
   common=(-G Ninja -DCMAKE_BUILD_TYPE=$build_type -DCMAKE_CXX_COMPILER="$cxx"
           -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DCMAKE_INSTALL_PREFIX="$prefix"
           -DCMAKE_INSTALL_LIBDIR=lib)

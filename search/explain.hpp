@@ -43,7 +43,6 @@ namespace kcp {
 
 struct ExplainOptions {
   int objective = -1;                  ///< store variable minimised (-1: satisfaction, one solution)
-  std::uint64_t seed = 0;
   std::int64_t restart_base = 100;     ///< conflicts of the Luby sequence's unit
   int export_length = 8;               ///< learned clauses at most this long go to the log
   int max_clauses = 20000;             ///< learned clauses kept; the least active half goes at a restart

@@ -695,7 +695,6 @@ class ExplainThread {
     if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
     ExplainOptions eo;
     eo.objective = o.objective;
-    eo.seed = o.seed;
     eo.restart_base = o.restart_base;
     eo.export_length = std::min(o.explain_export_length, o.nogood_max_length);
     for (const SearchPhase& ph : o.phases) eo.order.insert(eo.order.end(), ph.vars.begin(), ph.vars.end());

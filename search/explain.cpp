@@ -45,14 +45,6 @@ double luby(std::int64_t i) {
   return std::pow(2.0, double(seq));
 }
 
-std::uint64_t hash_of(const std::vector<Literal>& lits) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (const Literal& l : lits) {
-    h = (h ^ std::uint32_t(l.var_op)) * 1099511628211ULL;
-    h = (h ^ std::uint32_t(l.value)) * 1099511628211ULL;
-  }
-  return h;
-}
 
 }  // namespace
 
@@ -103,7 +95,7 @@ struct ExplainingSearch::Impl {
   /// Clauses added from outside, checked after every backjump until checked at a level-0 fixpoint
   /// (one unit or false at level 0 is woken by no change).
   std::vector<std::int32_t> recheck;
-  std::int64_t restarts = 0, conflicts_here = 0;
+  std::int64_t conflicts_here = 0;
   ExplainStats st;
 
   Impl(const Program& p, const ExplainOptions& o) : opt(o), prog(p) {
@@ -631,7 +623,6 @@ struct ExplainingSearch::Impl {
   void backjump(int to) {
     if (level <= to) return;
     const auto end = std::size_t(level_start[std::size_t(to) + 1]);
-    st.backjumped_levels += level - to;
     for (std::size_t i = trail.size(); i-- > end;) {
       const Entry& E = trail[i];
       const auto x = std::size_t(E.var);
@@ -660,7 +651,7 @@ struct ExplainingSearch::Impl {
   int add_clause(std::vector<Literal> lits) {
     const int k = static_cast<int>(clauses.size());
     for (std::size_t i = 0; i < lits.size(); ++i) occ[std::size_t(lits[i].var())].emplace_back(k, static_cast<std::int32_t>(i));
-    known.insert(hash_of(lits));
+    known.insert(nogood_hash(lits));
     clauses.push_back(Clause{std::move(lits), clause_inc});
     cqueued.push_back(0);
     return k;
@@ -780,9 +771,8 @@ struct ExplainingSearch::Impl {
         }
         var_inc /= 0.95;
         clause_inc /= 0.999;
-        if (++conflicts_here >= luby(restarts) * double(std::max<std::int64_t>(1, opt.restart_base))) {
+        if (++conflicts_here >= luby(st.restarts) * double(std::max<std::int64_t>(1, opt.restart_base))) {
           backjump(0);
-          ++restarts;
           ++st.restarts;
           conflicts_here = 0;
           reduce();
@@ -814,7 +804,7 @@ struct ExplainingSearch::Impl {
 
   void import(const std::vector<std::vector<Literal>>& nogoods) {
     for (const auto& g : nogoods) {
-      if (g.empty() || known.count(hash_of(g))) continue;
+      if (g.empty() || known.count(nogood_hash(g))) continue;
       ++st.imported;
       const int k = add_clause(g);
       enqueue_clause(k);

@@ -51,43 +51,30 @@ bool NogoodStore::minimise(std::vector<Literal>& lits) const {
 }
 
 void NogoodStore::absorb(const std::int32_t* data, std::int64_t ints) {
-  for (std::int64_t at = 0; at + 3 <= ints;) {
-    const int length = data[at];
-    const std::int64_t end = at + 3 + 2 * std::int64_t(length);
-    if (length < 0 || end > ints) break;  // the entry that did not fit, and all after it
+  for_each_in_log(data, ints, [&](const std::vector<Literal>& lits, std::int64_t bound) {
     HostNogood g;
-    g.bound = (std::int64_t(data[at + 1]) << 32) | std::int64_t(std::uint32_t(data[at + 2]));
+    g.bound = bound;
     g.born = round_;
-    for (std::int64_t k = at + 3; k < end; k += 2) g.lits.push_back(Literal{data[k], data[k + 1]});
-    at = end;
+    g.lits = lits;
     if (!minimise(g.lits)) {
       ++dropped;
-      continue;
+      return;
     }
     if (g.lits.empty()) {
       // No solution below g.bound at all.
       if (!proved_ || g.bound < proof_bound_) proof_bound_ = g.bound;
       proved_ = true;
-      continue;
+      return;
     }
-    if (int(g.lits.size()) > max_length_) {
-      ++dropped;
-      continue;
-    }
-    std::uint64_t h = 1469598103934665603ULL;
-    for (const Literal& l : g.lits) {
-      h = (h ^ std::uint32_t(l.var_op)) * 1099511628211ULL;
-      h = (h ^ std::uint32_t(l.value)) * 1099511628211ULL;
-    }
-    if (!seen_.insert(h).second) {
-      ++dropped;
-      continue;
+    if (int(g.lits.size()) > max_length_ || !seen_.insert(nogood_hash(g.lits)).second) {
+      ++dropped;  // too long, or held already
+      return;
     }
     ++learned;
     if (on_learned) on_learned(g);
     kept_.push_back(std::move(g));
     ++generation_;
-  }
+  });
 }
 
 void NogoodStore::add_activity(const std::int32_t* activity, int count) {

@@ -123,6 +123,33 @@ inline void append_to_log(std::vector<std::int32_t>& log, const std::vector<Lite
   }
 }
 
+/// Calls f(literals, bound) for each nogood of a log of `ints` ints, in order; stops at an entry that
+/// did not fit (and so at everything after it).
+template <class F>
+void for_each_in_log(const std::int32_t* data, std::int64_t ints, const F& f) {
+  std::vector<Literal> lits;
+  for (std::int64_t at = 0; at + 3 <= ints;) {
+    const int length = data[at];
+    const std::int64_t end = at + 3 + 2 * std::int64_t(length);
+    if (length < 0 || end > ints) return;
+    const std::int64_t bound = (std::int64_t(data[at + 1]) << 32) | std::int64_t(std::uint32_t(data[at + 2]));
+    lits.clear();
+    for (std::int64_t k = at + 3; k < end; k += 2) lits.push_back(Literal{data[k], data[k + 1]});
+    at = end;
+    f(lits, bound);
+  }
+}
+
+/// A hash of a nogood's literals in their order (FNV-1a), to recognise one held already.
+inline std::uint64_t nogood_hash(const std::vector<Literal>& lits) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const Literal& l : lits) {
+    h = (h ^ std::uint32_t(l.var_op)) * 1099511628211ULL;
+    h = (h ^ std::uint32_t(l.value)) * 1099511628211ULL;
+  }
+  return h;
+}
+
 /// One nogood as the host keeps it.
 struct HostNogood {
   std::vector<Literal> lits;

@@ -412,14 +412,8 @@ bool holds(const Literal& l, const std::vector<std::int32_t>& s) {
 /// The nogoods of a log (search/learning.hpp's format) from int `at` on, with their bounds.
 std::vector<std::pair<std::vector<Literal>, std::int64_t>> read_log(const std::vector<std::int32_t>& log, std::size_t at = 0) {
   std::vector<std::pair<std::vector<Literal>, std::int64_t>> out;
-  while (at + 3 <= log.size()) {
-    const int length = log[at];
-    const std::int64_t bound = (std::int64_t(log[at + 1]) << 32) | std::int64_t(std::uint32_t(log[at + 2]));
-    std::vector<Literal> g;
-    for (int i = 0; i < length; ++i) g.push_back(Literal{log[at + 3 + 2 * std::size_t(i)], log[at + 4 + 2 * std::size_t(i)]});
-    at += 3 + 2 * std::size_t(length);
-    out.emplace_back(std::move(g), bound);
-  }
+  for_each_in_log(log.data() + at, std::int64_t(log.size() - at),
+                  [&](const std::vector<Literal>& g, std::int64_t bound) { out.emplace_back(g, bound); });
   return out;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything kcp needs to build and test for one backend:
-#   - Debian packages (compilers, cmake, ninja, CLI11, fmt, GoogleTest, MiniZinc, Gecode's fzn-gecode);
+#   - Debian packages (compilers, cmake, ninja, CLI11, fmt, GoogleTest, MiniZinc, Gecode's fzn-gecode,
+#     OpenMPI for the -mpi presets);
 #   - Kokkos 3.4.01 and Kokkos Kernels 3.4.01 from Debian's trilinos 13.2.0 source package,
 #     checksum-verified, patched for CUDA 13 / Hopper (cmake/patches/), built and installed into a
 #     cache outside the clone, keyed by version, backend, options and patch hash.
@@ -55,7 +56,7 @@ kokkos_version=3.4.01
 # 1. Debian packages
 packages=(g++ cmake ninja-build pkg-config libcli11-dev libfmt-dev libgtest-dev minizinc flatzinc patch
           python3 python3-matplotlib dpkg-dev python3-pytest python3-pytest-xdist python3-pytest-timeout
-          python3-yaml python3-py)
+          python3-yaml python3-py libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

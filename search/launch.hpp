@@ -73,7 +73,8 @@ inline std::vector<std::string> available_spaces() {
 /// finalises it at the end of the scope when it started it. One start-up for kcp and the perf drivers.
 class KokkosSession {
  public:
-  explicit KokkosSession(int threads) {
+  /// `device`: a GPU to use, modulo the GPUs present (-1: Kokkos' choice); ignored without one.
+  explicit KokkosSession(int threads, int device = -1) {
     if (Kokkos::is_initialized()) return;
     // Kokkos warns when OMP_PROC_BIND is unset. The OpenMP runtime has read its environment when it
     // was loaded, so this changes nothing but the message: unset means false, which is what it uses.
@@ -83,6 +84,13 @@ class KokkosSession {
     if (threads > 0) args.push_back("--kokkos-num-threads=" + std::to_string(threads));
 #else
     if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    int gpus = 0;
+    if (device >= 0 && cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0)
+      args.push_back("--kokkos-device-id=" + std::to_string(device % gpus));
+#else
+    (void)device;
 #endif
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

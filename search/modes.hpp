@@ -45,19 +45,21 @@ KOKKOS_INLINE_FUNCTION std::int64_t luby(std::int64_t i) {
   }
 }
 
-/// Complete rows: take the next subproblem from the global counter. Returns false when none is left
-/// (the row is then idle). The dive of subproblem i starts where its path leaves the row's last
+/// Complete rows: take the next subproblem from the process's counter (through SearchState::chunks).
+/// Returns false when none is left (the row is then idle, until the host hands the process another
+/// chunk). The dive of subproblem i starts where its path leaves the row's last
 /// subproblem's: the dive above the subproblems is the same tree in every row, so the decisions on a
 /// common prefix are.
 template <class MemorySpace, class Row>
-KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& state, const Row& ts, int path_length) {
-  const std::int64_t total = std::int64_t(1) << path_length;
-  const std::int64_t i = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
-  if (i >= total) {
+KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& state, const Row& ts, int path_length,
+                                            int chunk_log) {
+  const std::int64_t local = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
+  if (local >= state.control(ctl_subproblem_end)) {
     ts(team_idle) = 1;
     Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
     return false;
   }
+  const std::int64_t i = state.chunks(local >> chunk_log) + (local & ((std::int64_t(1) << chunk_log) - 1));
   const std::int64_t last = ts(team_last_subproblem);
   int common = 0;
   if (last >= 0) {
@@ -65,6 +67,7 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
     if (common > ts(team_last_path)) common = static_cast<int>(ts(team_last_path));
   }
   ts(team_subproblem) = i;
+  ts(team_local_subproblem) = local;
   ts(team_prefix) = path_length;
   ts(team_depth) = common;
   ts(team_restore) = 1;
@@ -72,16 +75,21 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
   return true;
 }
 
-/// Complete rows: the subproblems sharing the first `depth` bits of `index` are empty; move the
-/// counter past them (they count as skipped).
+/// Complete rows: the subproblems sharing the first `depth` bits of `index` (taken at counter value
+/// `local`) are empty; move the counter past those of its chunk (they count as skipped), and note
+/// where the subtree ends when it runs past the chunk (a distributed search skips the rest for every
+/// process).
 template <class MemorySpace>
-KOKKOS_INLINE_FUNCTION void skip_subtree(const SearchState<MemorySpace>& state, std::int64_t index, int depth,
-                                         int path_length) {
+KOKKOS_INLINE_FUNCTION void skip_subtree(const SearchState<MemorySpace>& state, std::int64_t index, std::int64_t local,
+                                         int depth, int path_length, int chunk_log) {
   const int below = path_length - depth;
   const std::int64_t end = ((index >> below) + 1) << below;
-  const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), end);
-  const std::int64_t from = old > index + 1 ? old : index + 1;
-  if (end > from) Kokkos::atomic_add(&state.control(ctl_skipped), end - from);
+  const std::int64_t chunk_end = ((local >> chunk_log) + 1) << chunk_log;
+  const std::int64_t local_end = local + (end - index) < chunk_end ? local + (end - index) : chunk_end;
+  const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), local_end);
+  const std::int64_t from = old > local + 1 ? old : local + 1;
+  if (local_end > from) Kokkos::atomic_add(&state.control(ctl_skipped), local_end - from);
+  if (local + (end - index) > chunk_end) Kokkos::atomic_fetch_max(&state.control(ctl_skip_to), end);
 }
 
 /// Free rows: restarts and LNS neighbourhoods (see above).

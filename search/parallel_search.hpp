@@ -70,6 +70,7 @@ struct ParallelSearch {
   SearchState<MemorySpace> state;
   int objective = -1;              ///< store variable minimised, or -1
   int path_length = 0;             ///< p: 2^p subproblems
+  int chunk_log = 0;               ///< subproblems come in chunks of 2^chunk_log (SearchState::chunks)
   std::int64_t node_budget = 1;    ///< nodes per team per launch
   int scratch_level = 0;
   FixpointOptions fixpoint;
@@ -286,7 +287,7 @@ struct ParallelSearch {
           shared[2] = 1;
         } else if (ts(team_subproblem) < 0) {
           if (complete) {
-            if (!take_subproblem(state, ts, path_length)) shared[2] = 1;
+            if (!take_subproblem(state, ts, path_length, chunk_log)) shared[2] = 1;
           } else {
             free_runs.start(state, t, ts, row_decisions, n);
           }
@@ -462,7 +463,8 @@ struct ParallelSearch {
             if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
             next = 1;
           }
-          if (complete && depth < prefix) skip_subtree(state, index, depth, path_length);
+          if (complete && depth < prefix)
+            skip_subtree(state, index, ts(team_local_subproblem), depth, path_length, chunk_log);
           // A free run that spent its failures ends here.
           const bool spent = !complete && free_runs.spent(ts);
           // Backtrack below the prefix (the subproblem's path, the run's fixings), never into it.

@@ -38,6 +38,10 @@ enum Control : int {
   ctl_complete_idle,        ///< complete rows with no subproblem left: all of them ends the free rows' launch too
   ctl_learned_ints,         ///< ints of SearchState::learned reserved in this launch (search/learning.hpp)
   ctl_learned_dropped,      ///< nogoods that did not fit in the log or were too long
+  /// The subproblems this process holds (SearchState::chunks): ctl_next_subproblem counts up to this
+  /// (2^p in one process; a distributed search raises it chunk by chunk, search/peers.hpp).
+  ctl_subproblem_end,
+  ctl_skip_to,              ///< a failed subtree's end (a subproblem index) past the chunk it began in; 0: none
 #ifdef KCP_CHECK_INVARIANTS
   // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
   ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)
@@ -82,6 +86,7 @@ enum TeamSlot : int {
   team_salt,            ///< the run's tie-breaking (search/branching.hpp's rotation); 0: none
   team_lns_exhausted,   ///< neighbourhoods searched to the end within their limit
   team_free_heuristic,  ///< 1: the run in hand branches by free search (ParallelSearch::free_phases), 0: as annotated
+  team_local_subproblem,  ///< the counter's value that gave the subproblem in hand (its place in SearchState::chunks)
   team_slot_count
 };
 
@@ -126,6 +131,11 @@ struct SearchState {
   Kokkos::View<std::int32_t*, MemorySpace> incumbent;
   /// The nogoods the teams learned in this launch (search/learning.hpp's log); empty without learning.
   Kokkos::View<std::int32_t*, MemorySpace> learned;
+  /// The chunks of subproblems this process holds, in the order it got them: counter value i is
+  /// subproblem chunks(i >> chunk_log) + (i & (2^chunk_log - 1)) (ParallelSearch::chunk_log). One
+  /// process holds one chunk, 0, of all 2^p; a distributed search's chunks come from a counter all
+  /// processes share (search/peers.hpp).
+  Kokkos::View<std::int64_t*, MemorySpace> chunks;
 #ifdef KCP_CHECK_INVARIANTS
   /// Per team, a copy of the store for check_invariants' serial fixpoint (2 n bounds; the words).
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> check_bounds;

@@ -290,6 +290,14 @@ class Searcher {
   /// uploads `store`'s pool when it changed since (between slices only).
   virtual void collect_activity(NogoodStore& store) = 0;
   virtual void upload_nogoods(const NogoodStore& store) = 0;
+  /// Distributed (between slices): the subproblems of the chunks it holds that no row has taken; the
+  /// first of them (INT64_MAX: none); hands it the chunk of 2^chunk_log subproblems from `first` (its
+  /// idle complete rows take work again); the end of a failed subtree past the chunk it began in
+  /// (0: none), reset.
+  virtual std::int64_t unclaimed() const = 0;
+  virtual std::int64_t first_unclaimed() const = 0;
+  virtual void add_chunk(std::int64_t first) = 0;
+  virtual std::int64_t take_skip_to() = 0;
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -407,6 +415,18 @@ class SliceSearcher final : public Searcher {
     kernel_.root_fixpoint = root_fixpoint;
     kernel_.objective = options.objective;
     kernel_.path_length = report.subproblem_depth;
+    // The chunks of subproblems it holds (SearchState::chunks): alone, one of all 2^p; distributed,
+    // none until the driver deals them (at most all of them).
+    const bool dealt = options.chunk_log >= 0 && !helper;
+    kernel_.chunk_log = dealt ? std::min(options.chunk_log, report.subproblem_depth) : report.subproblem_depth;
+    kernel_.state.chunks = decltype(kernel_.state.chunks)(
+        "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
+    {
+      auto c = Kokkos::create_mirror_view(kernel_.state.control);
+      Kokkos::deep_copy(c, kernel_.state.control);
+      c(ctl_subproblem_end) = dealt ? 0 : report.subproblems;
+      Kokkos::deep_copy(kernel_.state.control, c);
+    }
     kernel_.complete_rows = rows_.complete;
     kernel_.free_runs.vars =
         detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
@@ -418,7 +438,11 @@ class SliceSearcher final : public Searcher {
     kernel_.free_runs.windows = options.lns_windows;
     kernel_.free_runs.alternate = !options.phases.empty();
     // The host's rows draw other runs than the GPU's under the same seed.
-    kernel_.free_runs.seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;
+    // A distributed search's ranks too, by free_salt (the complete rows' random value choices stay the
+    // same everywhere: they shape the tree the subproblems are numbered in).
+    std::uint64_t free_seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;
+    if (options.free_salt != 0) free_seed = detail::mix(free_seed + options.free_salt);
+    kernel_.free_runs.seed = free_seed;
     if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
     // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
     kernel_.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity_) + 1;
@@ -453,6 +477,10 @@ class SliceSearcher final : public Searcher {
 
     team_ = Kokkos::create_mirror_view(kernel_.state.team);
     control_ = Kokkos::create_mirror_view(kernel_.state.control);
+    if (dealt) {  // the driver deals chunks before the first launch (add_chunk reads these)
+      Kokkos::deep_copy(team_, kernel_.state.team);
+      Kokkos::deep_copy(control_, kernel_.state.control);
+    }
     incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
     solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
     budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
@@ -571,6 +599,48 @@ class SliceSearcher final : public Searcher {
     uploaded_generation_ = store.generation();
   }
 
+  std::int64_t unclaimed() const override {
+    const std::int64_t end = control_(ctl_subproblem_end);
+    return end - std::min(control_(ctl_next_subproblem), end);
+  }
+
+  std::int64_t first_unclaimed() const override {
+    const std::int64_t next = control_(ctl_next_subproblem);
+    if (next >= control_(ctl_subproblem_end)) return INT64_MAX;
+    return chunks_[std::size_t(next >> kernel_.chunk_log)] + (next & ((std::int64_t(1) << kernel_.chunk_log) - 1));
+  }
+
+  void add_chunk(std::int64_t first) override {
+    const std::int64_t size = std::int64_t(1) << kernel_.chunk_log, end = control_(ctl_subproblem_end);
+    if (std::int64_t(chunks_.size()) >= std::int64_t(kernel_.state.chunks.extent(0)))
+      throw std::logic_error("kcp: more chunks dealt than subproblems");
+    Kokkos::deep_copy(Kokkos::subview(kernel_.state.chunks, chunks_.size()), first);
+    chunks_.push_back(first);
+    // Rows that found no subproblem moved the counter past the end: the new chunk starts at the end.
+    control_(ctl_next_subproblem) = std::min(control_(ctl_next_subproblem), end);
+    control_(ctl_subproblem_end) = end + size;
+    std::int64_t resumed = 0;
+    for (int t = 0; t < rows_.complete; ++t)
+      if (team_(t, team_idle)) {
+        team_(t, team_idle) = 0;
+        ++resumed;
+      }
+    control_(ctl_complete_idle) -= resumed;
+    if constexpr (!host_state) {
+      for (const int k : {int(ctl_next_subproblem), int(ctl_subproblem_end), int(ctl_complete_idle)})
+        Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, k), control_(k));
+      if (resumed > 0) Kokkos::deep_copy(kernel_.state.team, team_);
+    }
+  }
+
+  std::int64_t take_skip_to() override {
+    const std::int64_t to = control_(ctl_skip_to);
+    if (to == 0) return 0;
+    control_(ctl_skip_to) = 0;
+    if constexpr (!host_state) Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, int(ctl_skip_to)), std::int64_t(0));
+    return to;
+  }
+
   void add_totals(SearchReport& report) const override {
     add_team_totals(report, team_, rows_);
     report.nogoods_dropped += control_(ctl_learned_dropped);
@@ -646,6 +716,7 @@ class SliceSearcher final : public Searcher {
   Kokkos::View<std::int32_t*, Memory> pool_begin_, pool_watch_begin_, pool_watch_, pool_watch_nogood_, pool_activity_;
   Kokkos::View<Literal*, Memory> pool_lits_;
   int uploaded_generation_ = 0;
+  std::vector<std::int64_t> chunks_;  ///< the chunks dealt to it (distributed), as in SearchState::chunks
 };
 
 /// While a helper's slice runs beside a fleet's slice on a GPU, ends the helper's slice (its stop
@@ -785,6 +856,274 @@ class ExplainThread {
   std::thread thread_;
 };
 
+/// A distributed search's part in the driver (search/peers.hpp): deals this rank's chunks of
+/// subproblems to its fleet, shares the best objective, and carries the messages: solutions and
+/// status to rank 0, which alone hands solutions to the caller and decides when the search ends; the
+/// incumbent and the stop from rank 0; every rank's counters at the end.
+class Distributed {
+ public:
+  enum Kind : std::int64_t { msg_solution = 1, msg_status, msg_proof, msg_final, msg_incumbent, msg_stop };
+  /// What rank 0 (solutions, proofs, stops) or another rank (the incumbent, the stop) sent.
+  struct Inbox {
+    std::vector<std::pair<std::int64_t, Found>> solutions;  ///< with their subproblem (satisfaction)
+    std::int64_t incumbent_best = INT64_MAX;
+    std::vector<std::int32_t> incumbent;
+    std::int64_t proof = INT64_MIN;  ///< the highest bound a rank's empty nogood holds under
+    bool stop = false;  ///< from rank 0: stop; at rank 0: a rank stopped on its own (time, a signal)
+    bool interrupted = false, timed_out = false;  ///< at rank 0: why
+  };
+
+  Distributed(Peers& peers, const SearchOptions& o, int complete_rows)
+      : peers_(peers),
+        rank_(peers.rank()),
+        size_(peers.size()),
+        static_(o.static_chunks),
+        chunk_log_(o.chunk_log),
+        rows_(complete_rows),
+        total_(std::int64_t(1) << (o.subproblem_depth - o.chunk_log)),
+        next_own_(rank_),
+        in_order_(o.objective < 0 && o.max_solutions > 0),
+        done_(std::size_t(size_), false),
+        open_(std::size_t(size_), 0) {}
+
+  bool root() const { return rank_ == 0; }
+  int size() const { return size_; }
+  std::int64_t chunk_size() const { return std::int64_t(1) << chunk_log_; }
+  bool static_chunks() const { return static_; }
+  std::int64_t chunks() const { return chunks_; }
+  /// Whether this rank's part of the tree is done (no chunk left for it, every complete row idle).
+  bool done() const { return done_[std::size_t(rank_)]; }
+  /// Rank 0: whether every rank's part is.
+  bool all_done() const { return std::all_of(done_.begin(), done_.end(), [](bool d) { return d; }); }
+
+  /// After a slice (and before the first): moves the shared counter past the fleet's failed subtrees,
+  /// deals it chunks while its rows would run short (twice what they took in the last slice, and two
+  /// subproblems per complete row), and notes whether its part is done (`idle`: every complete row
+  /// was idle at the slice's end).
+  void supply(Searcher& fleet, bool idle) {
+    if (done()) return;
+    if (const std::int64_t to = fleet.take_skip_to(); to > 0) {
+      const std::int64_t end = std::min(total_, (to + chunk_size() - 1) >> chunk_log_);
+      if (static_) {
+        if (next_own_ < end) {
+          const std::int64_t jumps = (end - next_own_ + size_ - 1) / size_;
+          next_own_ += jumps * size_;
+          skipped_ += jumps;
+        }
+      } else {
+        skipped_ += std::max<std::int64_t>(0, end - peers_.fetch_max(Peers::next_chunk, end));
+      }
+    }
+    const std::int64_t took = std::max<std::int64_t>(0, unclaimed_ - fleet.unclaimed());
+    const std::int64_t want = std::max<std::int64_t>(2 * rows_, 2 * took);
+    bool dealt = false;
+    while (!exhausted_ && fleet.unclaimed() < want) {
+      const std::int64_t c = static_ ? next_own_ : peers_.fetch_add(Peers::next_chunk, 1);
+      if (c >= total_) {
+        exhausted_ = true;
+        break;
+      }
+      if (static_) next_own_ += size_;
+      fleet.add_chunk(c << chunk_log_);
+      ++chunks_;
+      dealt = true;
+      // Every chunk dealt to it later starts at or above this: its least open subproblem is never below.
+      floor_ = (static_ ? next_own_ : c + 1) << chunk_log_;
+    }
+    unclaimed_ = fleet.unclaimed();
+    if (exhausted_) floor_ = INT64_MAX;
+    if (exhausted_ && idle && !dealt && unclaimed_ == 0) {
+      done_[std::size_t(rank_)] = true;
+      done_at_ = Clock::now();
+    }
+  }
+
+  /// This rank's least subproblem not yet finished, or above it (satisfaction's first solution).
+  std::int64_t open(const Searcher& fleet, std::int64_t in_hand) const {
+    return std::min({in_hand, fleet.first_unclaimed(), floor_});
+  }
+
+  /// Rank 0: the least subproblem some rank may still find a solution in.
+  std::int64_t global_open(std::int64_t own) {
+    std::int64_t open = own;
+    for (int r = 1; r < size_; ++r) open = std::min(open, open_[std::size_t(r)]);
+    if (!static_) open = std::min(open, std::min(total_, peers_.fetch_add(Peers::next_chunk, 0)) << chunk_log_);
+    return open;
+  }
+
+  /// The best objective of all ranks, after offering this rank's.
+  std::int64_t share_best(std::int64_t best) { return std::min(best, peers_.fetch_min(Peers::best, best)); }
+
+  void send_solution(const Found& f, std::int64_t subproblem) {
+    std::vector<std::int64_t> m{msg_solution, f.key, f.source, f.host ? 1 : 0, subproblem};
+    m.insert(m.end(), f.values.begin(), f.values.end());
+    peers_.send(0, std::move(m));
+  }
+  /// Another rank: its status, when it changed (`open` matters for satisfaction in order only).
+  void send_status(std::int64_t open) {
+    if (!in_order_) open = 0;
+    if (done() == sent_done_ && open == sent_open_) return;
+    sent_done_ = done();
+    sent_open_ = open;
+    peers_.send(0, {msg_status, done() ? 1 : 0, open});
+  }
+  void send_proof(std::int64_t bound) {
+    if (bound <= sent_proof_) return;
+    sent_proof_ = bound;
+    peers_.send(0, {msg_proof, bound});
+  }
+  /// Rank 0: the incumbent to every other rank.
+  void send_incumbent(std::int64_t best, const std::vector<std::int32_t>& values) {
+    for (int r = 1; r < size_; ++r) {
+      std::vector<std::int64_t> m{msg_incumbent, best};
+      m.insert(m.end(), values.begin(), values.end());
+      peers_.send(r, std::move(m));
+    }
+  }
+
+  /// Reads what arrived (waiting up to wait_s for the first message).
+  void receive(Inbox& in, double wait_s = 0) {
+    int from = 0;
+    std::vector<std::int64_t> m;
+    while (peers_.receive(from, m, wait_s)) {
+      wait_s = 0;
+      const std::size_t r = std::size_t(from);
+      switch (m.at(0)) {
+        case msg_solution: {
+          Found f{m.at(1), Source(m.at(2)), m.at(3) != 0, std::vector<std::int32_t>(m.begin() + 5, m.end())};
+          in.solutions.emplace_back(m.at(4), std::move(f));
+          break;
+        }
+        case msg_status:
+          done_[r] = m.at(1) != 0;
+          open_[r] = m.at(2);
+          break;
+        case msg_proof:
+          in.proof = std::max(in.proof, m.at(1));
+          break;
+        case msg_final:
+          final_[r] = std::move(m);
+          in.stop = true;  // a rank that stops on its own (time, a signal) stops the others
+          in.interrupted = in.interrupted || final_[r].at(1) == 1;
+          in.timed_out = in.timed_out || final_[r].at(1) == 2;
+          break;
+        case msg_incumbent:
+          if (m.at(1) < in.incumbent_best) {
+            in.incumbent_best = m.at(1);
+            in.incumbent.assign(m.begin() + 2, m.end());
+          }
+          break;
+        case msg_stop:
+          in.stop = true;
+          stop_received_ = true;
+          break;
+        default:
+          throw std::runtime_error("kcp: an unknown message from rank " + std::to_string(from));
+      }
+    }
+  }
+
+  /// The end, after this rank's totals are in `report`. Rank 0 stops the others and adds their
+  /// counters (their last solutions go to `late`); another rank sends its counters and waits for the
+  /// stop.
+  void conclude(SearchReport& report, const std::function<void(Inbox&)>& late) {
+    const double idle_s = done() ? seconds_since(done_at_) : 0;
+    const std::vector<std::int64_t> own = counters(report, idle_s);
+    if (!root()) {
+      std::vector<std::int64_t> m{msg_final, report.interrupted ? 1 : report.timed_out ? 2 : 0};
+      m.insert(m.end(), own.begin(), own.end());
+      peers_.send(0, std::move(m));
+      Inbox in;
+      while (!stop_received_) receive(in, 0.01);
+      return;
+    }
+    for (int r = 1; r < size_; ++r) peers_.send(r, {msg_stop});
+    report.subproblems_skipped += skipped_ << chunk_log_;
+    final_[0] = {msg_final, 0};
+    final_[0].insert(final_[0].end(), own.begin(), own.end());
+    for (;;) {
+      Inbox in;
+      receive(in, 0.01);
+      late(in);
+      if (std::all_of(final_.begin(), final_.end(), [](const std::vector<std::int64_t>& f) { return !f.empty(); })) break;
+    }
+    report.ranks = size_;
+    report.chunk_size = chunk_size();
+    report.static_chunks = static_;
+    report.rank_figures.clear();
+    for (int r = 0; r < size_; ++r) {
+      const std::vector<std::int64_t> c(final_[std::size_t(r)].begin() + 2, final_[std::size_t(r)].end());
+      if (r > 0) add(report, c);
+      RankFigures f;
+      f.nodes = c.at(0);
+      f.subproblems_solved = c.at(counted_count);
+      f.chunks = c.at(counted_count + 1);
+      f.idle_s = double(c.at(counted_count + 2)) / 1e6;
+      report.rank_figures.push_back(f);
+    }
+    report.chunks = 0;
+    for (const RankFigures& f : report.rank_figures) report.chunks += f.chunks;
+  }
+
+ private:
+  /// The counters every rank adds to rank 0's report (nodes first).
+  static constexpr std::int64_t SearchReport::*counted[] = {
+      &SearchReport::nodes, &SearchReport::failures, &SearchReport::fixpoint_iterations, &SearchReport::restores,
+      &SearchReport::replayed_decisions, &SearchReport::propagations, &SearchReport::restarts,
+      &SearchReport::neighbourhoods, &SearchReport::neighbourhoods_exhausted, &SearchReport::subproblems_skipped,
+      &SearchReport::host_nodes, &SearchReport::explain_nodes, &SearchReport::explain_conflicts,
+      &SearchReport::explain_learned, &SearchReport::explain_exported, &SearchReport::explain_literals,
+      &SearchReport::explain_resolutions, &SearchReport::explain_runs, &SearchReport::explain_propagations,
+      &SearchReport::nogoods_learned, &SearchReport::nogoods_dropped, &SearchReport::nogoods_deleted,
+      &SearchReport::nogood_propagations, &SearchReport::nogood_failures};
+  static constexpr std::size_t counted_count = sizeof(counted) / sizeof(counted[0]);
+  /// counted, then subproblems solved, chunks, idle microseconds, teams, free teams, host teams, launches, peak depth.
+  std::vector<std::int64_t> counters(const SearchReport& r, double idle_s) const {
+    std::vector<std::int64_t> c;
+    for (const auto field : counted) c.push_back(r.*field);
+    c.push_back(r.subproblems_solved);
+    c.push_back(chunks_);
+    c.push_back(static_cast<std::int64_t>(idle_s * 1e6));
+    c.push_back(skipped_ << chunk_log_);
+    for (const std::int64_t v : {std::int64_t(r.teams), std::int64_t(r.free_teams), std::int64_t(r.host_teams),
+                                 std::int64_t(r.launches), r.peak_depth})
+      c.push_back(v);
+    return c;
+  }
+  void add(SearchReport& to, const std::vector<std::int64_t>& c) const {
+    for (std::size_t k = 0; k < counted_count; ++k) to.*counted[k] += c.at(k);
+    std::size_t k = counted_count;
+    to.subproblems_solved += c.at(k);
+    k += 3;
+    to.subproblems_skipped += c.at(k++);
+    to.teams += static_cast<int>(c.at(k++));
+    to.free_teams += static_cast<int>(c.at(k++));
+    to.host_teams += static_cast<int>(c.at(k++));
+    to.launches += static_cast<int>(c.at(k++));
+    to.peak_depth = std::max(to.peak_depth, c.at(k));
+  }
+
+  Peers& peers_;
+  int rank_, size_;
+  bool static_;
+  int chunk_log_;
+  std::int64_t rows_;
+  std::int64_t total_;      ///< chunks in all
+  std::int64_t next_own_;   ///< static: the next chunk of this rank's
+  bool in_order_;
+  bool exhausted_ = false;  ///< no chunk is left for this rank
+  std::int64_t chunks_ = 0, skipped_ = 0;  ///< chunks dealt to it; chunks it moved the counter past
+  std::int64_t unclaimed_ = 0;  ///< the fleet's unclaimed subproblems after the last supply
+  std::int64_t floor_ = 0;
+  Clock::time_point done_at_;
+  std::vector<bool> done_;           ///< rank 0: each rank's part done (this rank's own everywhere)
+  std::vector<std::int64_t> open_;   ///< rank 0: each rank's least open subproblem, as last reported
+  std::vector<std::vector<std::int64_t>> final_ = std::vector<std::vector<std::int64_t>>(std::size_t(size_));
+  bool sent_done_ = false;
+  std::int64_t sent_open_ = -1, sent_proof_ = INT64_MIN;
+  bool stop_received_ = false;
+};
+
 /// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
 /// no atomics, several narrow it concurrently and do; bitsets only where the program has them.
 template <class ExecSpace>
@@ -801,11 +1140,16 @@ std::unique_ptr<Searcher> make_searcher(const Program& program, const SearchOpti
 /// the helper's slices while the fleet's runs; between slices it hands new solutions to the caller,
 /// shares the best objective and the incumbent between the two, checks the time limit and the
 /// interrupt flag, and decides when to stop (when the fleet's complete rows are all idle).
-SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explain, const Program& program,
-                        const SearchOptions& options, const SolutionCallback& on_solution, Clock::time_point start) {
+SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explain, Distributed* dist,
+                        const Program& program, const SearchOptions& options, const SolutionCallback& on_solution,
+                        Clock::time_point start) {
   SearchReport report = fleet.setup;
   if (helper != nullptr) report.host_teams = helper->setup.teams;
   std::int64_t best_reported = INT64_MAX;
+  // Distributed: the best objective of all ranks as last seen (a bound: its solution is on its way to
+  // rank 0), and rank 0's best sent to the others with its values.
+  std::int64_t shared_best = INT64_MAX, best_sent = INT64_MAX;
+  const bool worker = dist != nullptr && !dist->root();
   bool stop = false, unreported = false;
   std::vector<volatile int*> flags{fleet.stop_flag()};
   if (helper != nullptr) flags.push_back(helper->stop_flag());
@@ -825,6 +1169,13 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
   if (learning && options.on_nogood) nogoods.on_learned = [&](const HostNogood& g) { options.on_nogood(g.lits, g.bound); };
   const auto deliver = [&](std::vector<Found>& found) {
     for (auto& [key, source, host, values] : found) {
+      if (worker) {  // to rank 0, which hands solutions over (satisfaction's are sent with their subproblem)
+        if (key >= std::min(best_reported, shared_best)) continue;
+        best_reported = key;
+        incumbent = values;
+        dist->send_solution(Found{key, source, host, values}, 0);
+        continue;
+      }
       if (stop) {
         unreported = unreported || options.objective < 0;
         continue;
@@ -849,9 +1200,9 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
         stop = limit_reached = true;
     }
   };
-  while (!stop) {
+  // One slice of the fleet, and the helper's beside it.
+  const auto run_slice = [&]() {
     fleet.launch();
-    std::vector<Found> found;
     std::optional<Clock::time_point> fleet_end;
     if (helper != nullptr) {
       // The helper's slices while the fleet's runs (one after it on a host fleet, whose launch
@@ -869,23 +1220,53 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
         if (beside && (cut = cutter->disarm())) fleet_end = cut;
         deliver(h.found);
         if (learning) nogoods.absorb(h.learned.data(), std::int64_t(h.learned.size()));
-        helper->publish(best_reported, incumbent);
+        helper->publish(std::min(best_reported, shared_best), incumbent);
       } while (fleet.running() && !stop);
       if (cut) report.fleet_wait_s += seconds_since(*cut);
     }
-    Slice slice = fleet.finish(fleet_end);
+    return fleet.finish(fleet_end);
+  };
+  std::int64_t proof = INT64_MIN;  ///< distributed, rank 0: the highest bound a rank's empty nogood holds under
+  if (dist != nullptr) {
+    dist->supply(fleet, false);
+    if (worker) dist->send_status(dist->open(fleet, INT64_MAX));
+  }
+  while (!stop) {
+    std::vector<Found> found;
+    Slice slice;
+    Distributed::Inbox inbox;
+    // Distributed: a rank whose part of the tree is done waits for the others (or the stop).
+    const bool resting = dist != nullptr && dist->done();
+    if (resting) {
+      dist->receive(inbox, 0.002);
+    } else {
+      slice = run_slice();
+      if (dist != nullptr) dist->receive(inbox);
+    }
 
     // Hand the new solutions over. Satisfaction with a solution limit: in the order of the
     // sequential search, so that the first solution printed is the one a sequential search following
     // the annotations reaches first: a solution is held until every subproblem before its own is
     // finished (subproblems are numbered in depth-first order, and each team's search inside one is
     // sequential). Satisfaction with -a: as found.
+    // Distributed: rank 0 holds the others' solutions with its own, releasing each once no rank can
+    // still find one in an earlier subproblem; the others send theirs as found.
     if (options.objective >= 0) {
       found = std::move(slice.found);
+      if (!inbox.solutions.empty()) {
+        for (auto& [index, f] : inbox.solutions) found.push_back(std::move(f));
+        std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
+      }
     } else {
       for (auto& [index, values] : slice.held) held.emplace(index, std::move(values));
+      for (auto& [index, f] : inbox.solutions) held.emplace(index, std::move(f.values));
+      if (worker) {
+        for (auto& [index, values] : held) dist->send_solution(Found{0, from_complete, false, std::move(values)}, index);
+        held.clear();
+      }
       const bool in_order = options.max_solutions > 0;
-      while (!held.empty() && (!in_order || held.begin()->first <= slice.open)) {
+      const std::int64_t open = dist != nullptr && !worker ? dist->global_open(dist->open(fleet, slice.open)) : slice.open;
+      while (!held.empty() && (!in_order || held.begin()->first <= open)) {
         found.push_back(Found{0, from_complete, false, std::move(held.begin()->second)});
         held.erase(held.begin());
       }
@@ -897,10 +1278,19 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
     deliver(explained);
-    if (options.objective >= 0 && best_reported != INT64_MAX) {
-      fleet.publish(best_reported, incumbent);
-      if (helper != nullptr) helper->publish(best_reported, incumbent);
-      if (explain != nullptr) explain->hand(best_reported, incumbent);
+    if (dist != nullptr && options.objective >= 0) {
+      if (inbox.incumbent_best < std::min(best_reported, shared_best)) incumbent = std::move(inbox.incumbent);
+      shared_best = dist->share_best(std::min({best_reported, shared_best, inbox.incumbent_best}));
+      if (!worker && !incumbent.empty() && best_reported < best_sent) {
+        dist->send_incumbent(best_reported, incumbent);
+        best_sent = best_reported;
+      }
+    }
+    const std::int64_t bound = std::min(best_reported, shared_best);
+    if (options.objective >= 0 && bound != INT64_MAX) {
+      fleet.publish(bound, incumbent);
+      if (helper != nullptr) helper->publish(bound, incumbent);
+      if (explain != nullptr) explain->hand(bound, incumbent);
       incumbent.clear();  // published: the next publish sends values only when they change
     }
     if (learning) {
@@ -914,15 +1304,32 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
       fleet.upload_nogoods(nogoods);
       if (helper != nullptr) helper->upload_nogoods(nogoods);
       if (explain != nullptr) explain->share(nogoods);
-      // The empty nogood: no solution below its bound, which is at or above the best found.
-      if (nogoods.proved() && nogoods.proof_bound() >= best_reported && !stop) {
-        report.complete = report.proved_by_nogood = true;
-        stop = true;
-      }
+      // The empty nogood: no solution below its bound, which is at or above the best found (another
+      // rank's proof counts at rank 0 once the best it was learned under has arrived there).
+      if (nogoods.proved()) proof = std::max(proof, nogoods.proof_bound());
+      if (worker && nogoods.proved()) dist->send_proof(nogoods.proof_bound());
+    }
+    proof = std::max(proof, inbox.proof);
+    if (!worker && proof >= best_reported && proof != INT64_MIN && !stop) {
+      report.complete = report.proved_by_nogood = true;
+      stop = true;
     }
 
-    report.idle_teams = slice.idle;
-    if (slice.complete) {  // free rows never finish: the complete ones decide
+    if (!resting) report.idle_teams = slice.idle;
+    if (dist != nullptr) {
+      // Rank 0 alone decides that the search is complete: when every rank's part of the tree is done.
+      if (!resting) dist->supply(fleet, slice.complete);
+      if (worker) dist->send_status(dist->open(fleet, slice.open));
+      if (!worker && dist->all_done() && !stop) {
+        report.complete = true;
+        stop = true;
+      }
+      if (inbox.stop) {  // from rank 0; at rank 0, another rank stopped on its time limit or a signal
+        report.interrupted = report.interrupted || (!report.complete && inbox.interrupted);
+        report.timed_out = report.timed_out || (!report.complete && inbox.timed_out);
+        stop = true;
+      }
+    } else if (slice.complete) {  // free rows never finish: the complete ones decide
       report.complete = true;
       stop = true;
     }
@@ -983,6 +1390,18 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     report.nogood_propagations = nogoods.propagations;
     report.nogood_failures = nogoods.failures;
   }
+  if (dist != nullptr) {
+    // Rank 0's last solutions from the others (improving ones are still handed over when optimising).
+    dist->conclude(report, [&](Distributed::Inbox& in) {
+      if (options.objective < 0 || limit_reached || in.solutions.empty()) return;
+      std::vector<Found> late;
+      for (auto& [index, f] : in.solutions) late.push_back(std::move(f));
+      std::stable_sort(late.begin(), late.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
+      stop = false;
+      deliver(late);
+      stop = true;
+    });
+  }
   report.best = best_reported;
   if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
   report.solve_time_s = seconds_since(start);
@@ -996,8 +1415,29 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   LaunchParams lp = default_launch_params<ExecSpace>();
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
-  const auto run = [&](SearchOptions o, const SolutionCallback& cb) {
+  Peers* const peers = options.peers != nullptr && options.peers->size() > 1 ? options.peers : nullptr;
+  const auto run = [&](SearchOptions o, const SolutionCallback& cb, bool distributed) {
     const auto start = Clock::now();
+    std::unique_ptr<Distributed> dist;
+    if (distributed) {
+      // Every rank splits the root into the same subproblems: 2^p of them in 16 K (a power of two)
+      // chunks, a chunk holding at least two subproblems per complete row of the largest fleet.
+      const int rank = peers->rank(), k = peers->size();
+      const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
+      const std::int64_t rows = peers->all_max(portfolio_rows(o, teams).complete);
+      const int chunks_log = static_cast<int>(std::ceil(std::log2(16.0 * k)));
+      const int p = o.subproblem_depth >= 0
+                        ? o.subproblem_depth
+                        : std::min(40, chunks_log + static_cast<int>(std::ceil(std::log2(2.0 * double(rows)))));
+      o.subproblem_depth = p;
+      o.chunk_log = std::max(0, p - chunks_log);
+      // Other free runs on every rank; one explaining search (rank 0's), the others' free rows learn as with it.
+      if (rank > 0) {
+        o.free_salt = 0x72616e6bULL * std::uint64_t(rank);
+        if (o.learn == LearnMode::explain) o.learn = LearnMode::restart;
+      }
+      dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows));
+    }
     // Learning needs free runs (optimisation with a portfolio) to learn from, or, explaining, an objective.
     if (portfolio_rows(o, 2).free == 0 && !(o.learn == LearnMode::explain && o.objective >= 0)) o.learn = LearnMode::none;
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
@@ -1021,11 +1461,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     }
     std::unique_ptr<ExplainThread> explain;
     if (o.learn == LearnMode::explain) explain = std::make_unique<ExplainThread>(program, o);
-    return run_search(*fleet, helper.get(), explain.get(), program, o, cb, start);
+    return run_search(*fleet, helper.get(), explain.get(), dist.get(), program, o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&
-                     default_teams<ExecSpace>(lp) > 1;
-  if (!probe) return run(options, on_solution);
+                     (default_teams<ExecSpace>(lp) > 1 || peers != nullptr);
+  if (!probe) return run(options, on_solution, peers != nullptr);
 
   // The probe: one team, no split, solutions held back until it is known whether they are the answer.
   const auto start = Clock::now();
@@ -1037,12 +1477,19 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (p.learn == LearnMode::explain) p.learn = LearnMode::restart;  // the explaining thread starts with the fleet
   p.time_limit_s = limit_within_probe ? options.time_limit_s : options.probe_s;
   std::vector<std::vector<std::int32_t>> held;
-  SearchReport pr = run(p, [&](const std::vector<std::int32_t>& store) {
-    held.push_back(store);
-    return true;
-  });
+  SearchReport pr = run(
+      p,
+      [&](const std::vector<std::int32_t>& store) {
+        held.push_back(store);
+        return true;
+      },
+      false);
   const bool enough = options.objective < 0 && options.max_solutions > 0 && pr.solutions >= options.max_solutions;
-  if (pr.complete || enough || pr.interrupted || limit_within_probe) {
+  bool finished = pr.complete || enough || pr.interrupted || limit_within_probe;
+  // Distributed: every rank probes the same tree; its answer is the answer when every rank finished
+  // (rank 0 hands it over), else they all search from the root.
+  if (peers != nullptr) finished = peers->all_min(finished ? 1 : 0) == 1;
+  if (finished) {
     pr.solutions = 0;
     for (const auto& store : held) {
       ++pr.solutions;
@@ -1059,7 +1506,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   SearchOptions f = options;
   const double probe_s = seconds_since(start);
   if (options.time_limit_s > 0) f.time_limit_s = std::max(1e-3, options.time_limit_s - probe_s);
-  SearchReport r = run(f, on_solution);
+  SearchReport r = run(f, on_solution, peers != nullptr);
   add_work(r, pr);
   r.launches += pr.launches;
   r.setup_time_s += pr.setup_time_s;

@@ -8,6 +8,7 @@
 #include "search/launch.hpp"
 #include "search/learning.hpp"
 #include "search/modes.hpp"
+#include "search/peers.hpp"
 
 #include <csignal>
 #include <cstdint>
@@ -42,6 +43,7 @@ struct SearchOptions {
   std::vector<SearchPhase> phases;   ///< branching; a final phase over every variable is added:
   VarChoice free_var_choice = default_free_var_choice;  ///< its variable choice (split on the value)
   std::uint64_t seed = 0;            ///< random value choices
+  std::uint64_t free_salt = 0;       ///< mixed into the free runs' draws only (a distributed search's ranks)
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.1 s launches
   int teams = 0;                     ///< 0: as many as the backend runs at once
   int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per team
@@ -112,6 +114,19 @@ struct SearchOptions {
   /// The variables LNS fixes from (store variables); empty: those of `phases`, else every variable.
   std::vector<int> neighbourhood;
   const volatile std::sig_atomic_t* interrupted = nullptr;  ///< set by a signal handler: stop soon
+  /// The other processes of a distributed search (search/peers.hpp); null or one rank: a search alone.
+  Peers* peers = nullptr;
+  /// Distributed: chunks of subproblems dealt round-robin by rank instead of from the shared counter.
+  bool static_chunks = false;
+  /// Subproblems come in chunks of 2^chunk_log (search/search_state.hpp's chunks); -1: one chunk of
+  /// all of them (a search alone; a distributed search chooses it).
+  int chunk_log = -1;
+};
+
+/// A distributed search: one rank's figures (SearchReport::rank_figures).
+struct RankFigures {
+  std::int64_t nodes = 0, subproblems_solved = 0, chunks = 0;
+  double idle_s = 0;  ///< from when its part of the tree was done to the end
 };
 
 /// SearchOptions::portfolio by default.
@@ -168,6 +183,12 @@ struct SearchReport {
   double probe_s = 0;       ///< of solve_time_s: the one-team probe (SearchOptions::probe_s); 0: none ran
   bool probe_finished = false;  ///< the probe's answer is the answer (the report is the probe's)
   std::string space;
+  /// A distributed search (search/peers.hpp): its ranks (the counters above are summed over them),
+  /// the chunks dealt and their size, and each rank's figures (rank 0 first).
+  int ranks = 1;
+  std::int64_t chunks = 0, chunk_size = 0;
+  bool static_chunks = false;
+  std::vector<RankFigures> rank_figures;
 };
 
 /// Called with the store values of each solution (when optimising, each improving one, in order);

@@ -4,6 +4,12 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <ostream>
+#include <streambuf>
+
+#ifdef KCP_HAVE_MPI
+#include "search/mpi_peers.hpp"
+#endif
 
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(__linux__)
 #include <unistd.h>
@@ -21,5 +27,24 @@ int main(int argc, char** argv) {
     execv("/proc/self/exe", argv);  // returns only on failure: go on with the default policy
   }
 #endif
+#ifdef KCP_HAVE_MPI
+  // Under mpirun: rank 0 prints; the others' output goes nowhere (their errors still reach stderr). A
+  // rank that fails ends the job (the others would wait for it).
+  try {
+    kcp::MpiSession mpi(argc, argv);
+    struct Discard : std::streambuf {
+      int overflow(int c) override { return c; }
+    } discard;
+    std::ostream nowhere(&discard);
+    const int rc = kcp::run_cli(argc, argv, mpi.rank() == 0 ? std::cout : nowhere, std::cerr);
+    std::cout.flush();
+    if (rc != 0 && mpi.size() > 1) mpi.abort(rc);
+    return rc;
+  } catch (const std::exception& e) {
+    std::cerr << "kcp: error: " << e.what() << "\n";
+    return 1;
+  }
+#else
   return kcp::run_cli(argc, argv, std::cout, std::cerr);
+#endif
 }

@@ -22,8 +22,10 @@
 #include <fstream>
 #include <new>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 namespace kcp {
@@ -67,6 +69,7 @@ struct Options {
   bool lns_windows = false;
   double restart_share = 0.2;
   std::string learn = "explain";
+  std::string mpi_work = "dynamic";
   int nogood_capacity = 1024;
   int nogood_max_length = 32;
   int explain_export_length = 8;
@@ -118,12 +121,15 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(-1, 40));
   app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
+  // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
   app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
                  "for up to this long first, and keep its answer when it finishes (0: no probe)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--portfolio", o.portfolio,
                  "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
                  "the complete search, which alone proves optimality (0: complete search only; one team "
@@ -164,6 +170,10 @@ void add_options(CLI::App& app, Options& o) {
                  "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
                  "its failures and learns clauses by conflict analysis, the short ones shared; the default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
+  app.add_option("--mpi-work", o.mpi_work,
+                 "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
+                 "the default) or static (chunks dealt round-robin by rank)")
+      ->check(CLI::IsMember({"dynamic", "static"}));
   app.add_option("--explain-length", o.explain_export_length,
                  "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")
       ->check(CLI::Range(0, 1 << 16));
@@ -364,6 +374,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.nogood_capacity = o.nogood_capacity;
   so.nogood_max_length = o.nogood_max_length;
   so.host_teams = o.host_teams;
+  so.peers = process_peers();
+  so.static_chunks = o.mpi_work == "static";
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;
@@ -410,6 +422,12 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   }
   doing = "printing the results";
   if (rep.interrupted && o.verbose) fmt::print(err, "kcp: interrupted\n");
+  if (o.verbose)
+    for (std::size_t r = 0; r < rep.rank_figures.size(); ++r) {
+      const RankFigures& f = rep.rank_figures[r];
+      fmt::print(err, "kcp: rank {}: {} nodes, {} subproblems solved, {} chunks, idle at the end {:.3f} s\n", r,
+                 f.nodes, f.subproblems_solved, f.chunks, f.idle_s);
+    }
   if (checker_rejected) return 3;
 
   if (!print_each && !best.empty()) fzn::print_solution(out, model, best);
@@ -501,6 +519,15 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
         stat(out, "objectiveBound",
              std::to_string(compiled.maximize ? -rep.objective_bound : rep.objective_bound));
     }
+    if (rep.ranks > 1) {
+      stat(out, "ranks", std::to_string(rep.ranks));
+      stat(out, "mpiWork", rep.static_chunks ? "\"static\"" : "\"dynamic\"");
+      stat(out, "chunks", std::to_string(rep.chunks));
+      stat(out, "chunkSize", std::to_string(rep.chunk_size));
+      double idle = 0;
+      for (const RankFigures& f : rep.rank_figures) idle += f.idle_s;
+      stat(out, "rankIdleTime", fmt::format("{:.3f}", idle));
+    }
     stat(out, "subproblems", std::to_string(rep.subproblems));
     stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
     stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));
@@ -571,7 +598,12 @@ std::string unknown_short_group(const CLI::App& app, int argc, const char* const
 
 }  // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& error_stream) {
+  // Under mpirun every rank parses the same command line and reads the same file: rank 0 alone names
+  // their errors.
+  Peers* const peers = process_peers();
+  std::ostringstream discarded;
+  std::ostream& err = peers == nullptr || peers->rank() == 0 ? error_stream : discarded;
   CLI::App app{"kcp: a constraint solver for FlatZinc models on Kokkos (Serial, OpenMP, CUDA)", "kcp"};
   app.set_version_flag("--version", KCP_VERSION);
   Options o;
@@ -601,12 +633,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   try {
     if (!o.verify.empty()) return verify(o, out, doing);
     doing = "starting Kokkos";
-    KokkosSession kokkos(o.threads);
+    // Under mpirun, a GPU per rank on a host (the node-local rank's, round-robin), and the host's
+    // cores shared among its ranks unless OMP_NUM_THREADS or --threads says otherwise.
+    if (peers != nullptr && o.threads == 0 && std::getenv("OMP_NUM_THREADS") == nullptr)
+      o.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / peers->local_size());
+    KokkosSession kokkos(o.threads, peers != nullptr ? peers->local_rank() : -1);
     return solve(o, out, err, doing);
   } catch (const fzn::LocatedError& e) {  // parse, compile and solution errors name their place
     fmt::print(err, "{}\n", e.what());
   } catch (const std::exception& e) {
-    fmt::print(err, "kcp: error: {}\n", describe(e, doing));
+    // Other failures (memory) may be one rank's own: every rank says so, naming itself.
+    fmt::print(error_stream, "kcp{}: error: {}\n", peers != nullptr ? fmt::format(" (rank {})", peers->rank()) : "",
+               describe(e, doing));
   }
   return 1;
 }

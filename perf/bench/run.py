@@ -25,7 +25,7 @@ COLUMNS = ['revision', 'label', 'backend', 'device', 'machine', 'threads', 'team
            'bitset_vars', 'free_teams', 'restarts', 'neighbourhoods', 'improvements_complete', 'improvements_restart',
            'improvements_lns', 'objective_bound', 'host_teams', 'host_nodes', 'improvements_host', 'nogoods_learned',
            'nogood_propagations', 'nogood_failures', 'proved_by_nogood', 'explain_nodes', 'explain_conflicts',
-           'explain_learned', 'explain_exported', 'improvements_explain', 'trace']
+           'explain_learned', 'explain_exported', 'improvements_explain', 'ranks', 'chunks', 'rank_idle_s', 'trace']
 
 
 def revision():
@@ -137,6 +137,7 @@ def run_one(args, path, cpu=None):
         'explain_nodes': g('explainNodes'), 'explain_conflicts': g('explainConflicts'),
         'explain_learned': g('explainLearned'), 'explain_exported': g('explainExported'),
         'improvements_explain': g('improvementsExplain'),
+        'ranks': g('ranks'), 'chunks': g('chunks'), 'rank_idle_s': g('rankIdleTime'),
         # Each improving solution's time and objective (kcp -s -i prints them after each): anytime curves.
         'trace': ' '.join(f'{t}:{v}' for v, t in re.findall(
             r'^%%%mzn-stat: objective=(\S+)\n%%%mzn-stat: solutionTime=(\S+)', out, re.M)),

@@ -887,19 +887,16 @@ class Distributed {
         open_(std::size_t(size_), 0) {}
 
   bool root() const { return rank_ == 0; }
-  int size() const { return size_; }
   std::int64_t chunk_size() const { return std::int64_t(1) << chunk_log_; }
-  bool static_chunks() const { return static_; }
-  std::int64_t chunks() const { return chunks_; }
   /// Whether this rank's part of the tree is done (no chunk left for it, every complete row idle).
   bool done() const { return done_[std::size_t(rank_)]; }
   /// Rank 0: whether every rank's part is.
   bool all_done() const { return std::all_of(done_.begin(), done_.end(), [](bool d) { return d; }); }
 
   /// After a slice (and before the first): moves the shared counter past the fleet's failed subtrees,
-  /// deals it chunks while its rows would run short (twice what they took in the last slice, and two
-  /// subproblems per complete row), and notes whether its part is done (`idle`: every complete row
-  /// was idle at the slice's end).
+  /// deals it chunks while its rows would run short (what they took in the last slice, and one
+  /// subproblem per complete row: more would leave the other ranks idle at the end while it holds
+  /// work), and notes whether its part is done (`idle`: every complete row was idle at the slice's end).
   void supply(Searcher& fleet, bool idle) {
     if (done()) return;
     if (const std::int64_t to = fleet.take_skip_to(); to > 0) {
@@ -915,7 +912,7 @@ class Distributed {
       }
     }
     const std::int64_t took = std::max<std::int64_t>(0, unclaimed_ - fleet.unclaimed());
-    const std::int64_t want = std::max<std::int64_t>(2 * rows_, 2 * took);
+    const std::int64_t want = rows_ + took;
     bool dealt = false;
     while (!exhausted_ && fleet.unclaimed() < want) {
       const std::int64_t c = static_ ? next_own_ : peers_.fetch_add(Peers::next_chunk, 1);
@@ -1067,7 +1064,8 @@ class Distributed {
 
  private:
   /// The counters every rank adds to rank 0's report (nodes first).
-  static constexpr std::int64_t SearchReport::*counted[] = {
+  using Counter = std::int64_t SearchReport::*;
+  static constexpr Counter counted[] = {
       &SearchReport::nodes, &SearchReport::failures, &SearchReport::fixpoint_iterations, &SearchReport::restores,
       &SearchReport::replayed_decisions, &SearchReport::propagations, &SearchReport::restarts,
       &SearchReport::neighbourhoods, &SearchReport::neighbourhoods_exhausted, &SearchReport::subproblems_skipped,
@@ -1420,17 +1418,17 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     const auto start = Clock::now();
     std::unique_ptr<Distributed> dist;
     if (distributed) {
-      // Every rank splits the root into the same subproblems: 2^p of them in 16 K (a power of two)
-      // chunks, a chunk holding at least two subproblems per complete row of the largest fleet.
+      // Every rank splits the root into the same subproblems: 2^p of them, 16 per complete row of all
+      // ranks (the largest fleet's rows times K: one process's 16 per row), in 64 K chunks (powers of
+      // two; chunks of one subproblem where there are fewer).
       const int rank = peers->rank(), k = peers->size();
       const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
       const std::int64_t rows = peers->all_max(portfolio_rows(o, teams).complete);
-      const int chunks_log = static_cast<int>(std::ceil(std::log2(16.0 * k)));
       const int p = o.subproblem_depth >= 0
                         ? o.subproblem_depth
-                        : std::min(40, chunks_log + static_cast<int>(std::ceil(std::log2(2.0 * double(rows)))));
+                        : std::min(40, static_cast<int>(std::ceil(std::log2(16.0 * double(k) * double(rows)))));
       o.subproblem_depth = p;
-      o.chunk_log = std::max(0, p - chunks_log);
+      o.chunk_log = std::max(0, p - static_cast<int>(std::ceil(std::log2(64.0 * k))));
       // Other free runs on every rank; one explaining search (rank 0's), the others' free rows learn as with it.
       if (rank > 0) {
         o.free_salt = 0x72616e6bULL * std::uint64_t(rank);

@@ -245,7 +245,7 @@ CheckFn linear(Cmp cmp) {
         } else {
           out += (i > 0 ? " + " : "") + std::to_string(a.value);
         }
-        out += "*" + call.show(bs[i]);
+        out.append("*").append(call.show(bs[i]));  // not "*" + ...: GCC 12 C++20 -Wrestrict (bug 105329)
       }
       if (as.empty()) out = "0";
       return out + " " + symbol(cmp) + " " + call.str(2);

@@ -22,7 +22,8 @@ struct Location {
 /// to its line only (column 0): how kcp names a place in a model or a solution text.
 inline std::string located_message(const std::string& file, Location loc, const std::string& message) {
   std::string where = file + ":" + std::to_string(loc.line);
-  if (loc.column != 0 || loc.line == 0) where += ":" + std::to_string(loc.column);
+  // Appended piece by piece: GCC 12 in C++20 warns falsely (-Wrestrict, its bug 105329) of ":" + string.
+  if (loc.column != 0 || loc.line == 0) where.append(":").append(std::to_string(loc.column));
   return where + ": error: " + message;
 }
 

@@ -335,7 +335,7 @@ TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysA
   };
   std::vector<int> team_sizes = {0};
 #ifdef KOKKOS_ENABLE_OPENMP
-  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP::concurrency() >= 2) team_sizes.push_back(2);
+  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP().concurrency() >= 2) team_sizes.push_back(2);
 #endif
   for (const Case& c : cases) {
     for (const int team_size : team_sizes) {
@@ -440,7 +440,7 @@ TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
   }
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP::concurrency() >= 2) shapes.push_back({2, 1});
+  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP().concurrency() >= 2) shapes.push_back({2, 1});
 #endif
   for (const Shape& shape : shapes) {
     for (const int depth : {-1, 15}) {

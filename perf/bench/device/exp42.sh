@@ -4,7 +4,7 @@
 # start; (1) 1 GPU against 2 (one rank per GPU), 15 s: time to proof with --learn none (the complete
 # search proves) and by default (the explaining thread on rank 0 proves), final objectives on
 # instances no run proves; (2) the host's 16 cores: 1 rank x 16 threads against K ranks x 1 thread.
-# usage (device): [PARTS="proofs open diag cpu"] bash perf/bench/device/exp42.sh REV; carry gpu-mpi (mpirt.tgz,
+# usage (device): [PARTS="proofs open diag cpu" | PARTS=four on 4 GPUs] bash perf/bench/device/exp42.sh REV; carry gpu-mpi (mpirt.tgz,
 # kcp-mpi-REV.gz), gpu-bench*. Results in $OUT/exp42-REV.tgz (one file: the tool brings back a few only).
 set -u
 REV=$1
@@ -67,6 +67,22 @@ if [[ $PARTS == *diag* ]]; then
     echo "diag $k GPU: $(grep -E '^=====|solveTime=|nodes=|nodesPerSecond=|rankIdleTime=|chunks=|subproblems=|launches=|rank [0-9]:' $R/diag-$k.txt | tr '\n' ' ')"
   done
   echo "== diag $((SECONDS - t0)) s"
+fi
+if [[ $PARTS == *four* ]]; then
+  # 4 GPUs (nvidia-h200-x4): the proofs and the complete search alone, against 1 and 2 in the same call.
+  cat > /tmp/mpi4.sh <<EOS
+#!/usr/bin/env bash
+exec mpirun -n 4 $M $B "\$@"
+EOS
+  chmod +x /tmp/mpi4.sh
+  for g in 1 2 4; do
+    case $g in 1) k=$B;; 2) k=/tmp/mpi2.sh;; 4) k=/tmp/mpi4.sh;; esac
+    run gpu$g-none $k /tmp/none.txt --learn none
+    run gpu$g-default $k /tmp/proofs.txt
+    $k --space cuda -s -v -t 15000 --learn none --portfolio 0 /tmp/dev/rcpsp_J30_22_6.fzn > $R/diag-$g.txt 2>&1
+    echo "diag $g GPU: $(grep -E '^=====|solveTime=|nodes=|rankIdleTime=|subproblems=' $R/diag-$g.txt | tr '\n' ' ')"
+  done
+  echo "== four $((SECONDS - t0)) s"
 fi
 if [[ $PARTS == *cpu* ]]; then
 # The host's cores: rcpsp_J30_15_5, complete search alone (no portfolio, no learning).

@@ -45,6 +45,12 @@ KOKKOS_INLINE_FUNCTION std::int64_t luby(std::int64_t i) {
   }
 }
 
+/// The subproblem a process's counter value `local` names: in the chunk local >> chunk_log of those it
+/// holds (their first subproblems in `chunks`, SearchState::chunks), at the place the low bits say.
+KOKKOS_INLINE_FUNCTION std::int64_t dealt_subproblem(const std::int64_t* chunks, std::int64_t local, int chunk_log) {
+  return chunks[local >> chunk_log] + (local & ((std::int64_t(1) << chunk_log) - 1));
+}
+
 /// Complete rows: take the next subproblem from the process's counter (through SearchState::chunks).
 /// Returns false when none is left (the row is then idle, until the host hands the process another
 /// chunk). The dive of subproblem i starts where its path leaves the row's last
@@ -59,7 +65,7 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
     Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
     return false;
   }
-  const std::int64_t i = state.chunks(local >> chunk_log) + (local & ((std::int64_t(1) << chunk_log) - 1));
+  const std::int64_t i = dealt_subproblem(state.chunks.data(), local, chunk_log);
   const std::int64_t last = ts(team_last_subproblem);
   int common = 0;
   if (last >= 0) {

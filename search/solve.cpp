@@ -173,18 +173,22 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
   }
 }
 
+using Counter = std::int64_t SearchReport::*;
+/// The work counters that add up over searchers (nodes first; the peak depth is a maximum).
+constexpr Counter work_counters[] = {&SearchReport::nodes,
+                                     &SearchReport::failures,
+                                     &SearchReport::fixpoint_iterations,
+                                     &SearchReport::restores,
+                                     &SearchReport::replayed_decisions,
+                                     &SearchReport::propagations,
+                                     &SearchReport::restarts,
+                                     &SearchReport::neighbourhoods,
+                                     &SearchReport::neighbourhoods_exhausted};
+
 /// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
 void add_work(SearchReport& to, const SearchReport& from) {
-  to.nodes += from.nodes;
-  to.failures += from.failures;
-  to.fixpoint_iterations += from.fixpoint_iterations;
-  to.restores += from.restores;
-  to.replayed_decisions += from.replayed_decisions;
-  to.propagations += from.propagations;
+  for (const Counter c : work_counters) to.*c += from.*c;
   to.peak_depth = std::max(to.peak_depth, from.peak_depth);
-  to.restarts += from.restarts;
-  to.neighbourhoods += from.neighbourhoods;
-  to.neighbourhoods_exhausted += from.neighbourhoods_exhausted;
 }
 
 /// Copies of stores per row: one every copy_distance of the `levels` below the subproblem's root, at
@@ -248,6 +252,11 @@ struct Found {
   bool host;  ///< found by the host's searcher beside the GPU (SearchOptions::host_teams)
   std::vector<std::int32_t> values;
 };
+
+/// Sorts solutions worst first, so that handing them over in order is an improving sequence.
+void sort_worst_first(std::vector<Found>& found) {
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
+}
 
 /// What one launch of a searcher left.
 struct Slice {
@@ -421,12 +430,6 @@ class SliceSearcher final : public Searcher {
     kernel_.chunk_log = dealt ? std::min(options.chunk_log, report.subproblem_depth) : report.subproblem_depth;
     kernel_.state.chunks = decltype(kernel_.state.chunks)(
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
-    {
-      auto c = Kokkos::create_mirror_view(kernel_.state.control);
-      Kokkos::deep_copy(c, kernel_.state.control);
-      c(ctl_subproblem_end) = dealt ? 0 : report.subproblems;
-      Kokkos::deep_copy(kernel_.state.control, c);
-    }
     kernel_.complete_rows = rows_.complete;
     kernel_.free_runs.vars =
         detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
@@ -477,10 +480,12 @@ class SliceSearcher final : public Searcher {
 
     team_ = Kokkos::create_mirror_view(kernel_.state.team);
     control_ = Kokkos::create_mirror_view(kernel_.state.control);
-    if (dealt) {  // the driver deals chunks before the first launch (add_chunk reads these)
-      Kokkos::deep_copy(team_, kernel_.state.team);
-      Kokkos::deep_copy(control_, kernel_.state.control);
-    }
+    // The counter's end: all 2^p subproblems, or, distributed, none until the driver deals chunks
+    // before the first launch (add_chunk reads the mirrors).
+    Kokkos::deep_copy(control_, kernel_.state.control);
+    control_(ctl_subproblem_end) = dealt ? 0 : report.subproblems;
+    Kokkos::deep_copy(kernel_.state.control, control_);
+    if (dealt) Kokkos::deep_copy(team_, kernel_.state.team);
     incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
     solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
     budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
@@ -557,8 +562,7 @@ class SliceSearcher final : public Searcher {
       team_(t, team_has_solution) = 0;
     }
     if (!host_state && any) Kokkos::deep_copy(kernel_.state.team, team_);
-    // Worst first, so that the caller sees an improving sequence.
-    std::stable_sort(slice.found.begin(), slice.found.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
+    sort_worst_first(slice.found);
     for (int t = 0; t < rows; ++t)
       if (team_(t, team_subproblem) >= 0) slice.open = std::min(slice.open, team_(t, team_subproblem));
     for (int t = 0; t < rows_.complete; ++t) slice.idle += team_(t, team_idle) ? 1 : 0;
@@ -607,7 +611,7 @@ class SliceSearcher final : public Searcher {
   std::int64_t first_unclaimed() const override {
     const std::int64_t next = control_(ctl_next_subproblem);
     if (next >= control_(ctl_subproblem_end)) return INT64_MAX;
-    return chunks_[std::size_t(next >> kernel_.chunk_log)] + (next & ((std::int64_t(1) << kernel_.chunk_log) - 1));
+    return dealt_subproblem(chunks_.data(), next, kernel_.chunk_log);
   }
 
   void add_chunk(std::int64_t first) override {
@@ -978,6 +982,13 @@ class Distributed {
     }
   }
 
+  /// Optimisation: moves the solutions that arrived in `in` to `found`, worst first among them.
+  static void take_solutions(Inbox& in, std::vector<Found>& found) {
+    for (auto& [index, f] : in.solutions) found.push_back(std::move(f));
+    in.solutions.clear();
+    sort_worst_first(found);
+  }
+
   /// Reads what arrived (waiting up to wait_s for the first message).
   void receive(Inbox& in, double wait_s = 0) {
     int from = 0;
@@ -1025,6 +1036,7 @@ class Distributed {
   /// stop.
   void conclude(SearchReport& report, const std::function<void(Inbox&)>& late) {
     const double idle_s = done() ? seconds_since(done_at_) : 0;
+    report.subproblems_skipped += skipped_ << chunk_log_;  // the chunks it moved the shared counter past
     const std::vector<std::int64_t> own = counters(report, idle_s);
     if (!root()) {
       std::vector<std::int64_t> m{msg_final, report.interrupted ? 1 : report.timed_out ? 2 : 0};
@@ -1035,7 +1047,6 @@ class Distributed {
       return;
     }
     for (int r = 1; r < size_; ++r) peers_.send(r, {msg_stop});
-    report.subproblems_skipped += skipped_ << chunk_log_;
     final_[0] = {msg_final, 0};
     final_[0].insert(final_[0].end(), own.begin(), own.end());
     for (;;) {
@@ -1063,37 +1074,35 @@ class Distributed {
   }
 
  private:
-  /// The counters every rank adds to rank 0's report (nodes first).
-  using Counter = std::int64_t SearchReport::*;
+  /// The counters every rank adds to rank 0's report besides the work counters (which come first).
   static constexpr Counter counted[] = {
-      &SearchReport::nodes, &SearchReport::failures, &SearchReport::fixpoint_iterations, &SearchReport::restores,
-      &SearchReport::replayed_decisions, &SearchReport::propagations, &SearchReport::restarts,
-      &SearchReport::neighbourhoods, &SearchReport::neighbourhoods_exhausted, &SearchReport::subproblems_skipped,
-      &SearchReport::host_nodes, &SearchReport::explain_nodes, &SearchReport::explain_conflicts,
-      &SearchReport::explain_learned, &SearchReport::explain_exported, &SearchReport::explain_literals,
-      &SearchReport::explain_resolutions, &SearchReport::explain_runs, &SearchReport::explain_propagations,
-      &SearchReport::nogoods_learned, &SearchReport::nogoods_dropped, &SearchReport::nogoods_deleted,
-      &SearchReport::nogood_propagations, &SearchReport::nogood_failures};
-  static constexpr std::size_t counted_count = sizeof(counted) / sizeof(counted[0]);
-  /// counted, then subproblems solved, chunks, idle microseconds, teams, free teams, host teams, launches, peak depth.
+      &SearchReport::subproblems_skipped, &SearchReport::host_nodes,        &SearchReport::explain_nodes,
+      &SearchReport::explain_conflicts,   &SearchReport::explain_learned,   &SearchReport::explain_exported,
+      &SearchReport::explain_literals,    &SearchReport::explain_resolutions, &SearchReport::explain_runs,
+      &SearchReport::explain_propagations, &SearchReport::nogoods_learned,  &SearchReport::nogoods_dropped,
+      &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures};
+  static constexpr std::size_t work_count = sizeof(work_counters) / sizeof(work_counters[0]);
+  static constexpr std::size_t counted_count = work_count + sizeof(counted) / sizeof(counted[0]);
+  /// The work counters, counted, then subproblems solved, chunks, idle microseconds, teams, free teams,
+  /// host teams, launches, peak depth.
   std::vector<std::int64_t> counters(const SearchReport& r, double idle_s) const {
     std::vector<std::int64_t> c;
-    for (const auto field : counted) c.push_back(r.*field);
+    for (const Counter field : work_counters) c.push_back(r.*field);
+    for (const Counter field : counted) c.push_back(r.*field);
     c.push_back(r.subproblems_solved);
     c.push_back(chunks_);
     c.push_back(static_cast<std::int64_t>(idle_s * 1e6));
-    c.push_back(skipped_ << chunk_log_);
     for (const std::int64_t v : {std::int64_t(r.teams), std::int64_t(r.free_teams), std::int64_t(r.host_teams),
                                  std::int64_t(r.launches), r.peak_depth})
       c.push_back(v);
     return c;
   }
   void add(SearchReport& to, const std::vector<std::int64_t>& c) const {
-    for (std::size_t k = 0; k < counted_count; ++k) to.*counted[k] += c.at(k);
-    std::size_t k = counted_count;
+    std::size_t k = 0;
+    for (const Counter field : work_counters) to.*field += c.at(k++);
+    for (const Counter field : counted) to.*field += c.at(k++);
     to.subproblems_solved += c.at(k);
     k += 3;
-    to.subproblems_skipped += c.at(k++);
     to.teams += static_cast<int>(c.at(k++));
     to.free_teams += static_cast<int>(c.at(k++));
     to.host_teams += static_cast<int>(c.at(k++));
@@ -1251,10 +1260,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     // still find one in an earlier subproblem; the others send theirs as found.
     if (options.objective >= 0) {
       found = std::move(slice.found);
-      if (!inbox.solutions.empty()) {
-        for (auto& [index, f] : inbox.solutions) found.push_back(std::move(f));
-        std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
-      }
+      if (!inbox.solutions.empty()) dist->take_solutions(inbox, found);
     } else {
       for (auto& [index, values] : slice.held) held.emplace(index, std::move(values));
       for (auto& [index, f] : inbox.solutions) held.emplace(index, std::move(f.values));
@@ -1393,8 +1399,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     dist->conclude(report, [&](Distributed::Inbox& in) {
       if (options.objective < 0 || limit_reached || in.solutions.empty()) return;
       std::vector<Found> late;
-      for (auto& [index, f] : in.solutions) late.push_back(std::move(f));
-      std::stable_sort(late.begin(), late.end(), [](const Found& a, const Found& b) { return a.key > b.key; });
+      dist->take_solutions(in, late);
       stop = false;
       deliver(late);
       stop = true;

@@ -4,8 +4,6 @@
 
 #include <cstdlib>
 #include <iostream>
-#include <ostream>
-#include <streambuf>
 
 #ifdef KCP_HAVE_MPI
 #include "search/mpi_peers.hpp"
@@ -28,15 +26,10 @@ int main(int argc, char** argv) {
   }
 #endif
 #ifdef KCP_HAVE_MPI
-  // Under mpirun: rank 0 prints; the others' output goes nowhere (their errors still reach stderr). A
-  // rank that fails ends the job (the others would wait for it).
+  // Under mpirun (run_cli lets rank 0 print): a rank that fails ends the job (the others would wait for it).
   try {
     kcp::MpiSession mpi(argc, argv);
-    struct Discard : std::streambuf {
-      int overflow(int c) override { return c; }
-    } discard;
-    std::ostream nowhere(&discard);
-    const int rc = kcp::run_cli(argc, argv, mpi.rank() == 0 ? std::cout : nowhere, std::cerr);
+    const int rc = kcp::run_cli(argc, argv, std::cout, std::cerr);
     std::cout.flush();
     if (rc != 0 && mpi.size() > 1) mpi.abort(rc);
     return rc;

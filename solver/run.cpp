@@ -22,7 +22,7 @@
 #include <fstream>
 #include <new>
 #include <ostream>
-#include <sstream>
+#include <streambuf>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -598,12 +598,17 @@ std::string unknown_short_group(const CLI::App& app, int argc, const char* const
 
 }  // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& error_stream) {
-  // Under mpirun every rank parses the same command line and reads the same file: rank 0 alone names
-  // their errors.
+int run_cli(int argc, const char* const* argv, std::ostream& output_stream, std::ostream& error_stream) {
+  // Under mpirun rank 0 prints, the others' output goes nowhere; every rank parses the same command
+  // line and reads the same file, so rank 0 alone names their errors too.
   Peers* const peers = process_peers();
-  std::ostringstream discarded;
-  std::ostream& err = peers == nullptr || peers->rank() == 0 ? error_stream : discarded;
+  struct Discard : std::streambuf {
+    int overflow(int c) override { return c; }
+  } discard;
+  std::ostream nowhere(&discard);
+  const bool speaks = peers == nullptr || peers->rank() == 0;
+  std::ostream& out = speaks ? output_stream : nowhere;
+  std::ostream& err = speaks ? error_stream : nowhere;
   CLI::App app{"kcp: a constraint solver for FlatZinc models on Kokkos (Serial, OpenMP, CUDA)", "kcp"};
   app.set_version_flag("--version", KCP_VERSION);
   Options o;

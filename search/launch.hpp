@@ -37,6 +37,52 @@ LaunchParams default_launch_params() {
   return {1, 1};
 }
 
+/// Kokkos 3.x launches every team kernel with cudaFuncCachePreferShared (Kokkos_Cuda_Parallel.hpp:
+/// TeamPolicy's ParallelFor passes prefer_shmem = true), which on Hopper leaves the L1 data cache
+/// 23 KB of the SM's 256 KB while the search kernel's teams need a few KB of shared memory: the
+/// propagators, the nogoods and the register spills then come from L2 (perf/NOTES.md, entry 25).
+/// Called after the kernel's first launch (Kokkos sets its preference there, once), this sets the
+/// shared memory carve-out of `Functor`'s kernel to `percent` of the SM's shared memory, or (percent
+/// < 0) to what its resident teams need, rounded up to 8 KB, the rest going to L1 — what Kokkos 4
+/// computes itself (nothing to do there). `level0_bytes`: the team scratch of level 0 per team.
+/// Returns the carve-out set, in percent (-1: none: another backend, Kokkos 4, or CUDA refused).
+template <class Functor, class Policy>
+int set_shared_carveout(const Policy& policy, std::size_t level0_bytes, int percent) {
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+  if constexpr (std::is_same_v<typename Policy::execution_space, Kokkos::Cuda>) {
+    using Launch = Kokkos::Impl::CudaParallelLaunch<Kokkos::Impl::ParallelFor<Functor, Policy>,
+                                                    typename Policy::launch_bounds>;
+    const void* func = reinterpret_cast<const void*>(Launch::get_kernel_func());
+    if (percent < 0) {
+      const cudaFuncAttributes& attributes = Launch::get_cuda_func_attributes();
+      const cudaDeviceProp& prop = Kokkos::Cuda().cuda_device_prop();
+      // Kokkos' own dynamic shared memory per team (its team reductions' buffer) is below 1 KB.
+      const std::size_t dynamic = level0_bytes + 1024;
+      int blocks = 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, policy.team_size() * policy.impl_vector_length(),
+                                                        dynamic) != cudaSuccess ||
+          blocks <= 0) {
+        (void)cudaGetLastError();
+        return -1;
+      }
+      const std::size_t per_block = dynamic + attributes.sharedSizeBytes + prop.reservedSharedMemPerBlock;
+      const std::size_t granule = 8192, total = prop.sharedMemPerMultiprocessor;
+      const std::size_t needed = (std::size_t(blocks) * per_block + granule - 1) / granule * granule;
+      percent = static_cast<int>(std::min<std::size_t>(100, (100 * needed + total - 1) / total));
+    }
+    if (cudaFuncSetAttribute(func, cudaFuncAttributePreferredSharedMemoryCarveout, percent) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    return percent;
+  }
+#endif
+  (void)policy;
+  (void)level0_bytes;
+  (void)percent;
+  return -1;
+}
+
 /// Teams the search runs when the caller leaves it to the backend: as many as run at once.
 template <class ExecSpace>
 int default_teams(const LaunchParams& lp) {

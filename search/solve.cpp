@@ -476,6 +476,7 @@ class SliceSearcher final : public Searcher {
       throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
                               std::to_string(report.scratch_level));
     policy_.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
+    level0_bytes_ = report.scratch_level == 0 ? bytes : 0;
     kernel_.scratch_level = report.scratch_level;
 
     team_ = Kokkos::create_mirror_view(kernel_.state.team);
@@ -497,6 +498,9 @@ class SliceSearcher final : public Searcher {
     kernel_.first_row = rows_.alternate ? launches_ % 2 : 0;
     launch_start_ = Clock::now();
     Kokkos::parallel_for("kcp::search::parallel", policy_, kernel_);
+    // After the first launch, where Kokkos 3 sets its own preference.
+    if (launches_ == 0 && options_.shared_carveout != -2)
+      setup.shared_carveout = set_shared_carveout<Kernel>(policy_, level0_bytes_, options_.shared_carveout);
   }
 
   bool running() const override {
@@ -650,6 +654,7 @@ class SliceSearcher final : public Searcher {
     report.nogoods_dropped += control_(ctl_learned_dropped);
     report.subproblems_skipped += control_(ctl_skipped);
     report.launches += launches_;
+    report.shared_carveout = setup.shared_carveout;
 #ifdef KCP_CHECK_INVARIANTS
     const auto& control = control_;
     std::fprintf(stderr,
@@ -685,6 +690,7 @@ class SliceSearcher final : public Searcher {
   std::int64_t capacity_ = 0;
   Kernel kernel_;
   Policy policy_;
+  std::size_t level0_bytes_ = 0;  ///< team scratch of level 0 per team (set_shared_carveout)
   typename decltype(Kernel::state.team)::HostMirror team_;
   typename decltype(Kernel::state.control)::HostMirror control_;
   typename decltype(Kernel::state.incumbent)::HostMirror incumbent_;

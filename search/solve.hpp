@@ -51,6 +51,9 @@ struct SearchOptions {
   int team_size = 0;                 ///< 0: the backend's default
   int vector_length = 0;             ///< 0: the backend's default
   int scratch_level = -1;            ///< -1: 0 when the store fits, else 1
+  /// CUDA with Kokkos 3: the search kernel's shared memory carve-out in percent of the SM's (the rest
+  /// is L1); -1: what the resident teams need (search/launch.hpp); -2: Kokkos' (prefer shared memory).
+  int shared_carveout = -1;
   bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
   bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
   bool reconverge = true;            ///< chunks of lane propagators start reconverged (domains/fixpoint.hpp)
@@ -178,6 +181,7 @@ struct SearchReport {
   bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::fixpoint_mode)
   double reads_per_variable = 0;  ///< propagators reading a variable, on average
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
+  int shared_carveout = -1;  ///< the carve-out set (SearchOptions::shared_carveout), percent; -1: none
   double solve_time_s = 0;
   double setup_time_s = 0;  ///< of solve_time_s: uploads, the root fixpoint, allocations (before the first launch)
   double probe_s = 0;       ///< of solve_time_s: the one-team probe (SearchOptions::probe_s); 0: none ran

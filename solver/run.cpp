@@ -47,6 +47,7 @@ struct Options {
   int team_size = 0;
   int vector_length = 0;
   int scratch_level = -1;
+  std::string shared_carveout = "fit";
   std::int64_t slice_nodes = 0;
   int probe_ms = 50;
   int teams = 0;
@@ -114,6 +115,10 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--scratch-level", o.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
       ->check(CLI::Range(-1, 1));
+  app.add_option("--shared-carveout", o.shared_carveout,
+                 "CUDA, Kokkos 3: the search kernel's shared memory share of the SM's L1 and shared memory, in "
+                 "percent; fit: what its resident teams need, kokkos: Kokkos' choice (all of it)")
+      ->check(CLI::IsMember({"fit", "kokkos"}) | CLI::Range(0, 100));
   app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--subproblems", o.subproblem_depth,
@@ -346,6 +351,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.team_size = o.team_size;
   so.vector_length = o.vector_length;
   so.scratch_level = o.scratch_level;
+  so.shared_carveout = o.shared_carveout == "fit" ? -1 : o.shared_carveout == "kokkos" ? -2 : std::stoi(o.shared_carveout);
   so.sort_propagators = o.sort_propagators;
   so.local_fixpoint = o.local_fixpoint;
   so.reconverge = o.reconverge;
@@ -476,6 +482,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
     stat(out, "scratchLevel", std::to_string(rep.scratch_level));
+    stat(out, "sharedCarveout", std::to_string(rep.shared_carveout));
     stat(out, "space", "\"" + rep.space + "\"");
     stat(out, "teams", std::to_string(rep.teams));
     stat(out, "idleTeams", std::to_string(rep.idle_teams));

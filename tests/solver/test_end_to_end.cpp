@@ -230,6 +230,35 @@ TEST(EndToEnd, TooLargeTeamIsAnErrorNotAnAbort) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// The search kernel's shared memory carve-out (search/launch.hpp): set on a GPU built against Kokkos 3
+// (fitted by default, or as asked), never on the host; a value out of range is refused.
+TEST(EndToEnd, SharedCarveoutIsSetOnTheGpuOnlyAndCheckedOnTheCommandLine) {
+  const bool set = space_is_gpu("default") && KOKKOS_VERSION < 40000;
+  auto carveout = [](const CliRun& r) {
+    const std::string key = "%%%mzn-stat: sharedCarveout=";
+    const auto at = r.out.find(key);
+    return at == std::string::npos ? -100 : std::stoi(r.out.substr(at + key.size()));
+  };
+  const CliRun fit = run({"-s", example("queens.fzn")});
+  ASSERT_EQ(fit.code, 0) << fit.err;
+  if (set) {
+    EXPECT_GT(carveout(fit), 0) << fit.out;
+    EXPECT_LE(carveout(fit), 100) << fit.out;
+  } else {
+    EXPECT_EQ(carveout(fit), -1) << fit.out;
+  }
+  const CliRun asked = run({"-s", "--shared-carveout", "50", example("queens.fzn")});
+  ASSERT_EQ(asked.code, 0) << asked.err;
+  EXPECT_EQ(carveout(asked), set ? 50 : -1) << asked.out;
+  const CliRun kokkos = run({"-s", "--shared-carveout", "kokkos", example("queens.fzn")});
+  ASSERT_EQ(kokkos.code, 0) << kokkos.err;
+  EXPECT_EQ(carveout(kokkos), -1) << kokkos.out;
+  const CliRun bad = run({"--shared-carveout", "101", example("queens.fzn")});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--shared-carveout"), std::string::npos) << bad.err;
+  EXPECT_TRUE(bad.out.empty());
+}
+
 TEST(EndToEnd, VerifyAcceptsKcpsOwnSolutionsAndNamesTheConstraintAWrongOneViolates) {
   const CliRun solved = run({"-a", example("queens.fzn")});
   ASSERT_EQ(solved.code, 0);

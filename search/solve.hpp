@@ -106,7 +106,7 @@ struct SearchOptions {
   /// entries 20 and 21).
   LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
-  int nogood_max_length = 32;        ///< longer ones are not kept
+  int nogood_max_length = 8;         ///< longer ones are not kept (perf/NOTES.md entry 25: 8, not 32)
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
   /// LearnMode::explain: the explaining thread's learned clauses at most this long go to the pool
   /// (and at most nogood_max_length).

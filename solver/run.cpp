@@ -72,7 +72,7 @@ struct Options {
   std::string learn = "explain";
   std::string mpi_work = "dynamic";
   int nogood_capacity = 1024;
-  int nogood_max_length = 32;
+  int nogood_max_length = 8;
   int explain_export_length = 8;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
@@ -185,7 +185,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--nogood-capacity", o.nogood_capacity,
                  "Nogoods the learned pool holds (the least active half goes when it is full; default 1024)")
       ->check(CLI::Range(1, 1 << 24));
-  app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 32)")
+  app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 8)")
       ->check(CLI::Range(1, 1 << 16));
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");

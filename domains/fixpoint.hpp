@@ -158,13 +158,15 @@ KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chu
   });
 }
 
+/// `watches` (null: none): the team's watched literals of the pool's nogoods (NogoodPool::propagate).
 /// flags: fixpoint_flag_count ints shared by the team (team scratch). Every thread of the team must
 /// call it; all return the same result.
 template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                     const Store& s, int* flags,
                                                     const FixpointOptions& options = {},
-                                                    const NogoodPool<MemorySpace>* pool = nullptr) {
+                                                    const NogoodPool<MemorySpace>* pool = nullptr,
+                                                    std::int32_t* watches = nullptr) {
   // Changed flags in slots 0-2, failed flags in 3-5, both rotating: a thread that has read iteration
   // k's flags and gone on may set iteration k + 1's before a slower one reads iteration k's.
   constexpr int failed_base = 3;
@@ -232,7 +234,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.global_first[0], program.num_propagators()),
                          [&](const int id) { report(program.propagate_global_id(lanes, id, s)); });
     if (num_nogoods > 0)
-      for_each_lane(team, num_nogoods, chunk, options.reconverge, [&](const int k) { report(pool->propagate(k, s)); });
+      for_each_lane(team, num_nogoods, chunk, options.reconverge, [&](const int k) { report(pool->propagate(k, s, watches)); });
     team.team_barrier();
     ++res.iterations;
     res.propagations += program.num_propagators() + num_nogoods;
@@ -323,7 +325,8 @@ KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram
 /// `ternary_chunk` queue entries, ThreadVectorRange inside). The store must be a fixpoint except for
 /// the changes made through pending_events(s, work) since then (the events), unless `full`:
 /// then every propagator runs in the first iteration; the nogoods from `nogoods_from` on do too (the
-/// store is a fixpoint of the program and of the pool's first nogoods only). Reaches the same fixpoint as serial_fixpoint.
+/// store is a fixpoint of the program and of the pool's first nogoods only). With `watches` (the team's
+/// watched literals, NogoodPool::woken), a changed variable wakes only the nogoods watching it there. Reaches the same fixpoint as serial_fixpoint.
 ///
 /// Iteration, with two barriers: (B) the variables touched so far are turned into the queue, each
 /// propagator once (a queued flag), and their touched flags cleared; (A) the queue runs, its
@@ -335,7 +338,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
                                                      const Store& s, const QueueWork& work,
                                                      const FixpointOptions& options, bool full,
                                                      const NogoodPool<MemorySpace>* pool = nullptr,
-                                                     int nogoods_from = 0) {
+                                                     int nogoods_from = 0, std::int32_t* watches = nullptr) {
   int* failed = work.counters();
   int* qsize = work.counters() + 1;   // [2]
   int* tcount = work.counters() + 3;  // [2]; pending events are in list 0
@@ -425,7 +428,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       if (num_nogoods > 0)
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, pool->watch_first(x), pool->watch_end(x)),
                              [&](const int j) {
-                               const int k = pool->woken(j, s);
+                               const int k = pool->woken(j, s, watches);
                                if (k >= 0) enqueue(num_props + k, false);
                              });
     });
@@ -476,7 +479,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     for_each_lane(team, size, chunk, options.reconverge, [&](const int k) {
       const std::int32_t p = queue[k];
       work.queued()[p] = 0;
-      if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st)) & prop_failed) *failed = 1;
+      if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st, watches)) & prop_failed) *failed = 1;
     });
     const VectorLanes<TeamMember> lanes{team};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {

@@ -116,6 +116,52 @@ struct NogoodPool {
   }
 
   /// Propagates nogood k once (see above).
+  /// Per-team watches (`watches`, null: none): two literals of each nogood, watches[2k] and watches[2k + 1]
+  /// offsets from begin(k), -1: unset (every literal wakes the nogood, as without watches). Set, both are
+  /// non-true in the team's store: a nogood can fire only after one of them becomes true, so only they
+  /// wake it, and a check of the two is enough while neither is true. The store only narrows between
+  /// two runs of the nogood or goes back to an ancestor's (a restore from a copy or the root, the replayed
+  /// decisions being events), where a non-true literal stays non-true; watches are valid for one epoch
+  /// (the team unsets them when the pool's epoch changes). When fewer than two literals are non-true (the
+  /// nogood is satisfied by its one false literal, unit, or failed) they are unset: without a trail the
+  /// literal that would have to be watched is not known.
+  template <class Store>
+  KOKKOS_INLINE_FUNCTION int woken(int j, const Store& s, const std::int32_t* watches) const {
+    const int k = woken(j, s);  // the literal's state first: most are not true, and cost no more loads
+    if (k < 0 || watches == nullptr || watches[2 * k] < 0) return k;
+    const std::int32_t at = watch(j) - begin(k);
+    return at == watches[2 * k] || at == watches[2 * k + 1] ? k : -1;
+  }
+  template <class Store>
+  KOKKOS_INLINE_FUNCTION int propagate(int k, const Store& s, std::int32_t* watches) const {
+    if (watches == nullptr) return propagate(k, s);
+    const int first = begin(k), end = begin(k + 1);
+    std::int32_t* w = watches + 2 * k;
+    if (w[0] >= 0 && literal_state(s, lits(first + w[0])) <= 0 && literal_state(s, lits(first + w[1])) <= 0)
+      return prop_unchanged;  // two non-true literals
+    int a = -1, b = -1;  // the first two non-true literals
+    bool satisfied = false;
+    for (int j = first; j < end && b < 0; ++j) {
+      const int st = literal_state(s, lits(j));
+      if (st > 0) continue;
+      satisfied = satisfied || st < 0;
+      if (a < 0) {
+        a = j;
+      } else {
+        b = j;
+      }
+    }
+    if (b >= 0) {
+      w[0] = a - first;
+      w[1] = b - first;
+      return prop_unchanged;
+    }
+    w[0] = -1;
+    w[1] = -1;
+    if (satisfied) return prop_unchanged;
+    return propagate(k, s);
+  }
+
   template <class Store>
   KOKKOS_INLINE_FUNCTION int propagate(int k, const Store& s) const {
     const int end = begin(k + 1);

@@ -258,6 +258,19 @@ struct ParallelSearch {
         Kokkos::PerTeam(team), [&](int& d) { d = (ts(team_idle) || ts(team_has_solution)) ? 1 : 0; }, done);
     if (done) return;
     int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
+    // The row's watched literals of the pool's nogoods (NogoodPool::propagate), unset when the pool's
+    // epoch is not the one they were set in (the host deleted nogoods since: ids moved).
+    std::int32_t* const watches = state.nogood_watches.extent(0) > 0 ? &state.nogood_watches(t, 0) : nullptr;
+    if (watches != nullptr) {
+      int stale = 0;
+      Kokkos::single(
+          Kokkos::PerTeam(team), [&](int& v) { v = ts(team_watch_epoch) != pool.epoch + 1 ? 1 : 0; }, stale);
+      if (stale) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * pool.capacity), [&](const int i) { watches[i] = -1; });
+        team.team_barrier();
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_watch_epoch) = pool.epoch + 1; });
+      }
+    }
     const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
     // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
     // records the changes as the next fixpoint's events.
@@ -363,8 +376,8 @@ struct ParallelSearch {
       const bool use_pool = pool.count > 0 && (!complete || ts(team_depth) >= prefix);
       const NogoodPool<MemorySpace>* const nogoods = use_pool ? &pool : nullptr;
       if (!failed) {
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full, nogoods, pool_applied)
-                                        : team_fixpoint(team, program, s, flags, fixpoint, nogoods);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full, nogoods, pool_applied, watches)
+                                        : team_fixpoint(team, program, s, flags, fixpoint, nogoods, watches);
         failed = fp.failed;
         iterations = fp.iterations;
         propagations = fp.propagations;
@@ -400,8 +413,8 @@ struct ParallelSearch {
         // a solution. With every variable fixed nothing can narrow, so it ends at once.
         FixpointOptions complete = fixpoint;
         complete.max_iterations = 0;
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true, nogoods)
-                                        : team_fixpoint(team, program, s, flags, complete, nogoods);
+        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true, nogoods, 0, watches)
+                                        : team_fixpoint(team, program, s, flags, complete, nogoods, watches);
         failed = fp.failed;
         iterations += fp.iterations;
         propagations += fp.propagations;

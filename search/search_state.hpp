@@ -87,6 +87,7 @@ enum TeamSlot : int {
   team_lns_exhausted,   ///< neighbourhoods searched to the end within their limit
   team_free_heuristic,  ///< 1: the run in hand branches by free search (ParallelSearch::free_phases), 0: as annotated
   team_local_subproblem,  ///< the counter's value that gave the subproblem in hand (its place in SearchState::chunks)
+  team_watch_epoch,     ///< the pool's epoch + 1 the row's nogood watches were set in (0: never)
   team_slot_count
 };
 
@@ -122,6 +123,9 @@ struct SearchState {
   /// Of each copy, the nogood pool's mark (NogoodPool::mark: the nogoods it is a fixpoint of),
   /// written with the copy; empty without learning.
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> snapshot_pool;
+  /// Each row's watched literals of the nogood pool (NogoodPool::propagate: 2 per nogood, valid in the
+  /// epoch team_watch_epoch names); empty without learning or without watches (pool_capacity 0).
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> nogood_watches;
   /// Each team's workspace of the event-driven fixpoint (QueueWork), zeroed; empty when unused.
   Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> work;
   Kokkos::View<std::int64_t*, MemorySpace> control;
@@ -146,7 +150,7 @@ struct SearchState {
 
   SearchState() = default;
   SearchState(int num_teams, int num_vars, int stack_capacity, int store_slots = 0, std::size_t work_ints = 0,
-              int domain_words = 0, std::size_t learned_ints = 0, bool pool = false)
+              int domain_words = 0, std::size_t learned_ints = 0, bool pool = false, int pool_capacity = 0)
       : teams(num_teams),
         capacity(stack_capacity),
         slots(store_slots),
@@ -160,6 +164,9 @@ struct SearchState {
                       store_slots > 0 && domain_words > 0 ? num_teams : 0, std::size_t(store_slots) * domain_words),
         snapshot_pool(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::snapshot_pool"),
                       pool ? num_teams : 0, store_slots),
+        // Unset by each row before its first use (team_watch_epoch 0).
+        nogood_watches(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::nogood_watches"),
+                       pool_capacity > 0 ? num_teams : 0, 2 * std::size_t(pool_capacity > 0 ? pool_capacity : 0)),
         work("kcp::search::work", work_ints > 0 ? num_teams : 0, work_ints),
         control("kcp::search::control", ctl_count),
         stop("kcp::search::stop"),

@@ -378,20 +378,24 @@ class SliceSearcher final : public Searcher {
     // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
     // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
     // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
-    bool gpu_holes = false;
+    bool on_gpu = false;
 #ifdef KOKKOS_ENABLE_CUDA
-    gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
+    on_gpu = std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #endif
+    const bool gpu_holes = words > 0 && on_gpu;
     const bool queue_wanted =
         options.fixpoint_mode == FixpointMode::queue ||
         (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
          (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
     report.queue_fixpoint =
         queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+    // Watched literals of the pool (NogoodPool::propagate): on by default on the host; on a GPU only when
+    // asked, until the CUDA tests and the differential have run with them (perf/NOTES.md, entry 25).
+    report.nogood_watches = pool_capacity > 0 && (options.nogood_watches > 0 || (options.nogood_watches < 0 && !on_gpu));
     kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
                                         report.queue_fixpoint ? work_ints : 0, words,
                                         pool_capacity > 0 && rows_.free > 0 ? std::size_t(options.nogood_log_ints) : 0,
-                                        pool_capacity > 0);
+                                        pool_capacity > 0, report.nogood_watches ? pool_capacity : 0);
     if (pool_capacity > 0) {
       const std::size_t lits = std::size_t(pool_capacity) * std::size_t(std::max(1, options.nogood_max_length));
       // Written before they are read (upload_nogoods): no zeroing (a parallel region each at set-up).

@@ -107,6 +107,8 @@ struct SearchOptions {
   LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 8;         ///< longer ones are not kept (perf/NOTES.md entry 25: 8, not 32)
+  /// Two watched literals per nogood and team (domains/nogoods.hpp): 1 on, 0 off, -1 on except on a GPU.
+  int nogood_watches = -1;
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
   /// LearnMode::explain: the explaining thread's learned clauses at most this long go to the pool
   /// (and at most nogood_max_length).
@@ -179,6 +181,7 @@ struct SearchReport {
   int copy_distance = 0;   ///< levels between copies (0: the subproblem's root only)
   int store_slots = 0;     ///< copies of the store each team can hold
   bool queue_fixpoint = false;  ///< whether the event-driven fixpoint ran (SearchOptions::fixpoint_mode)
+  bool nogood_watches = false;  ///< whether the teams watched two literals per nogood (SearchOptions::nogood_watches)
   double reads_per_variable = 0;  ///< propagators reading a variable, on average
   int scratch_level = 0, teams = 1, team_size = 1, vector_length = 1, subproblem_depth = 0, launches = 0;
   int shared_carveout = -1;  ///< the carve-out set (SearchOptions::shared_carveout), percent; -1: none

@@ -73,6 +73,7 @@ struct Options {
   std::string mpi_work = "dynamic";
   int nogood_capacity = 1024;
   int nogood_max_length = 8;
+  std::string nogood_watches = "auto";
   int explain_export_length = 8;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
@@ -187,6 +188,10 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 8)")
       ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--nogood-watches", o.nogood_watches,
+                 "Teams watch two literals of each nogood, so that only those wake it: on, off, or auto (on "
+                 "except on a GPU)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
@@ -379,6 +384,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.explain_export_length = o.explain_export_length;
   so.nogood_capacity = o.nogood_capacity;
   so.nogood_max_length = o.nogood_max_length;
+  so.nogood_watches = o.nogood_watches == "on" ? 1 : o.nogood_watches == "off" ? 0 : -1;
   so.host_teams = o.host_teams;
   so.peers = process_peers();
   so.static_chunks = o.mpi_work == "static";
@@ -545,6 +551,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "copyDistance", std::to_string(rep.copy_distance));
     stat(out, "storeCopiesPerTeam", std::to_string(rep.store_slots));
     stat(out, "fixpoint", rep.queue_fixpoint ? "\"queue\"" : "\"ac1\"");
+    stat(out, "nogoodWatches", rep.nogood_watches ? "true" : "false");
     stat(out, "readsPerVariable", fmt::format("{:.2f}", rep.reads_per_variable));
     stat(out, "initTime", fmt::format("{:.3f}", init_s));
     stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));

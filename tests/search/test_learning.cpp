@@ -167,6 +167,29 @@ TEST(Learning, FixpointRunsTheNogoodsWithThePropagators) {
   }
 }
 
+/// `count` random nogoods of 2 to `max_length` literals over p's variables, as the pool keeps them
+/// (NogoodStore minimises them and drops those that can never fire): bound literals one step inside
+/// the root (a cut of the root makes them true), value literals anywhere.
+std::vector<std::vector<Literal>> random_kept_nogoods(std::mt19937& rng, const Program& p, int count, int max_length) {
+  std::uniform_int_distribution<int> var(0, p.num_vars() - 1), op(0, 3), len(2, max_length), value(-4, 4);
+  std::vector<std::vector<Literal>> nogoods;
+  for (int k = 0; k < count; ++k) {
+    std::vector<Literal> g;
+    for (int i = len(rng); i > 0; --i) {
+      const int x = var(rng), o = op(rng);
+      const std::int32_t lo = p.lb[std::size_t(x)], hi = p.ub[std::size_t(x)];
+      g.push_back(lit(x, LiteralOp(o), o == lit_le ? hi - 1 : o == lit_ge ? lo + 1 : std::clamp(value(rng), lo, hi)));
+    }
+    nogoods.push_back(g);
+  }
+  NogoodStore store(p, 64, 8);
+  const std::vector<std::int32_t> log = log_of(nogoods, INT64_MAX);
+  store.absorb(log.data(), std::int64_t(log.size()));
+  std::vector<std::vector<Literal>> kept;
+  for (const HostNogood& g : store.nogoods()) kept.push_back(g.lits);
+  return kept;
+}
+
 /// The event-driven fixpoint wakes a nogood only where a changed variable's literal in it is true
 /// (domains/nogoods.hpp): from a store that is a fixpoint of the program and the pool, random
 /// narrowings as events, then queue_fixpoint, must reach what serial_fixpoint (every nogood, every
@@ -179,23 +202,8 @@ TEST(Learning, QueueFixpointWakesWhatTheSerialFixpointRuns) {
     Program p = test::random_network(rng, 6, 3, 2, 1, 4);
     if (seed % 2) p.give_bitsets(64);
     const int n = p.num_vars();
-    std::uniform_int_distribution<int> var(0, n - 1), op(0, 3), len(2, 3), value(-4, 4);
-    std::vector<std::vector<Literal>> nogoods;
-    for (int k = 0; k < 8; ++k) {
-      std::vector<Literal> g;
-      for (int i = len(rng); i > 0; --i) {
-        // Bound literals one step inside the root (the cuts below make them true), value literals anywhere.
-        const int x = var(rng), o = op(rng);
-        const std::int32_t lo = p.lb[std::size_t(x)], hi = p.ub[std::size_t(x)];
-        g.push_back(lit(x, LiteralOp(o), o == lit_le ? hi - 1 : o == lit_ge ? lo + 1 : std::clamp(value(rng), lo, hi)));
-      }
-      nogoods.push_back(g);
-    }
-    NogoodStore store(p, 64, 8);
-    const std::vector<std::int32_t> log = log_of(nogoods, INT64_MAX);
-    store.absorb(log.data(), std::int64_t(log.size()));
-    std::vector<std::vector<Literal>> kept;
-    for (const HostNogood& g : store.nogoods()) kept.push_back(g.lits);
+    std::uniform_int_distribution<int> var(0, n - 1);
+    const std::vector<std::vector<Literal>> kept = random_kept_nogoods(rng, p, 8, 3);
     if (kept.empty()) continue;
     PoolHolder h = make_pool(p, kept);
     const DeviceProgram<Kokkos::HostSpace> d(p);
@@ -247,6 +255,82 @@ TEST(Learning, QueueFixpointWakesWhatTheSerialFixpointRuns) {
   // Most seeds compared, and in many the pool narrowed after the events.
   EXPECT_GT(compared, 100) << infeasible << " programs and " << pool_failed << " pools failed at the root";
   EXPECT_GT(narrowed_by_nogoods, 10);
+}
+
+// A team's watched literals (NogoodPool::propagate with watches) kept across a dive that backtracks
+// to ancestors, as the search kernel keeps them: at every node the event-driven fixpoint and AC1, each
+// with its own watches, reach the serial fixpoint, which runs every nogood without watches.
+TEST(Learning, WatchedNogoodsAcrossADiveReachTheSerialFixpoint) {
+  using Space = Kokkos::Serial;
+  using Member = Kokkos::TeamPolicy<Space>::member_type;
+  int compared = 0, failed = 0, narrowed_by_nogoods = 0;
+  for (int seed = 0; seed < 300; ++seed) {
+    std::mt19937 rng(900 + seed);
+    Program p = test::random_network(rng, 6, 3, 2, 1, 4);
+    if (seed % 2) p.give_bitsets(64);
+    const int n = p.num_vars();
+    const std::vector<std::vector<Literal>> kept = random_kept_nogoods(rng, p, 12, 4);
+    if (kept.empty()) continue;
+    PoolHolder h = make_pool(p, kept);
+    const DeviceProgram<Kokkos::HostSpace> d(p);
+    Program root = p;
+    if (serial_fixpoint(d, root.store(), 0, &h.pool).failed) continue;
+    std::vector<std::int32_t> work(QueueWork::ints(d.num_propagators() + h.pool.count, n), 0);
+    const QueueWork w{work.data(), d.num_propagators() + h.pool.count, n};
+    std::vector<std::int32_t> queue_watches(2 * std::size_t(h.pool.count), -1), ac1_watches = queue_watches;
+    std::vector<Program> path{root};  // the fixpoints of the nodes on the current path
+    for (int step = 0; step < 16; ++step) {
+      if (path.size() > 1 && rng() % 3 == 0) path.resize(1 + rng() % (path.size() - 1));  // back to an ancestor
+      const Program& at = path.back();
+      std::vector<int> open;
+      for (int x = 0; x < n; ++x)
+        if (at.lb[std::size_t(x)] < at.ub[std::size_t(x)]) open.push_back(x);
+      if (open.empty()) {
+        path.resize(1);
+        continue;
+      }
+      const int x = open[rng() % open.size()];
+      const std::int32_t v = at.lb[std::size_t(x)] + std::int32_t(rng() % std::uint32_t(at.ub[std::size_t(x)] - at.lb[std::size_t(x)]));
+      const bool up = rng() % 2 != 0;
+      const auto decide = [&](const StoreRef<false>& s) { up ? s.narrow_min(x, std::int64_t(v) + 1) : s.narrow_max(x, v); };
+      Program serial = at, queued = at, ac1 = at;
+      decide(serial.store());
+      const bool serial_failed = serial_fixpoint(d, serial.store(), 0, &h.pool).failed;
+      Program without = at;
+      decide(without.store());
+      const bool without_failed = serial_fixpoint(d, without.store()).failed;
+      bool queue_failed = false, ac1_failed = false;
+      Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(1, 1), [&](const Member& team) {
+        const StoreRef<false> s = queued.store();
+        decide(pending_events(s, w));
+        queue_failed = queue_fixpoint(team, d, s, w, FixpointOptions{}, false, &h.pool, h.pool.count,
+                                      queue_watches.data()).failed;
+        int flags[fixpoint_flag_count];
+        decide(ac1.store());
+        ac1_failed = team_fixpoint(team, d, ac1.store(), flags, FixpointOptions{}, &h.pool, ac1_watches.data()).failed;
+      });
+      ASSERT_EQ(queue_failed, serial_failed) << "seed " << seed << " step " << step;
+      ASSERT_EQ(ac1_failed, serial_failed) << "seed " << seed << " step " << step;
+      ++compared;
+      if (serial_failed) {
+        ++failed;
+        narrowed_by_nogoods += without_failed ? 0 : 1;
+        continue;
+      }
+      for (Program* q : {&queued, &ac1}) {
+        EXPECT_EQ(q->lb, serial.lb) << "seed " << seed << " step " << step;
+        EXPECT_EQ(q->ub, serial.ub) << "seed " << seed << " step " << step;
+        for (int y = 0; y < n; ++y)
+          EXPECT_EQ(q->store().domain_size(y), serial.store().domain_size(y)) << "seed " << seed << " x" << y;
+      }
+      narrowed_by_nogoods += !without_failed && (serial.lb != without.lb || serial.ub != without.ub) ? 1 : 0;
+      path.push_back(serial);
+    }
+  }
+  // Many nodes compared, failures among them, and nogoods that narrowed or failed where the program alone did not.
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(failed, 30);
+  EXPECT_GT(narrowed_by_nogoods, 50);
 }
 
 /// Minimisation: a variable's literals merge into an interval (and its holes), literals true at the

@@ -115,7 +115,6 @@ struct NogoodPool {
     return wake ? watch_nogood(j) : -1;
   }
 
-  /// Propagates nogood k once (see above).
   /// Per-team watches (`watches`, null: none): two literals of each nogood, watches[2k] and watches[2k + 1]
   /// offsets from begin(k), -1: unset (every literal wakes the nogood, as without watches). Set, both are
   /// non-true in the team's store: a nogood can fire only after one of them becomes true, so only they
@@ -162,6 +161,7 @@ struct NogoodPool {
     return propagate(k, s);
   }
 
+  /// Propagates nogood k once (see above).
   template <class Store>
   KOKKOS_INLINE_FUNCTION int propagate(int k, const Store& s) const {
     const int end = begin(k + 1);

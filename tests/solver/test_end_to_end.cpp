@@ -36,6 +36,13 @@ std::string temp_file(const std::string& name, const std::string& text) {
   return path;
 }
 
+/// The integer statistic `name` of a `-s` run's output, `missing` when it has none.
+int stat(const CliRun& r, const std::string& name, int missing = -1) {
+  const std::string key = "%%%mzn-stat: " + name + "=";
+  const auto at = r.out.find(key);
+  return at == std::string::npos ? missing : std::stoi(r.out.substr(at + key.size()));
+}
+
 int count(const std::string& s, const std::string& what) {
   int n = 0;
   for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
@@ -122,11 +129,6 @@ TEST(EndToEnd, GlobalFamiliesFollowTheBackendDefaultAndTheFlags) {
                                      "constraint kcp_cumulative(x, [1, 1, 2, 1], [1, 1, 1, 1], 1);\n"
                                      "constraint array_var_int_element(i, x, y);\n"
                                      "constraint int_le(3, y);\nsolve satisfy;\n");
-  auto stat = [](const CliRun& r, const std::string& name) {
-    const std::string key = "%%%mzn-stat: " + name + "=";
-    const auto at = r.out.find(key);
-    return at == std::string::npos ? -1 : std::stoi(r.out.substr(at + key.size()));
-  };
   const CliRun d = run({"-s", "-a", path});
   ASSERT_EQ(d.code, 0) << d.err;
   EXPECT_EQ(stat(d, "allDifferentPropagators"), gpu ? 1 : 0);
@@ -234,11 +236,8 @@ TEST(EndToEnd, TooLargeTeamIsAnErrorNotAnAbort) {
 // (fitted by default, or as asked), never on the host; a value out of range is refused.
 TEST(EndToEnd, SharedCarveoutIsSetOnTheGpuOnlyAndCheckedOnTheCommandLine) {
   const bool set = space_is_gpu("default") && KOKKOS_VERSION < 40000;
-  auto carveout = [](const CliRun& r) {
-    const std::string key = "%%%mzn-stat: sharedCarveout=";
-    const auto at = r.out.find(key);
-    return at == std::string::npos ? -100 : std::stoi(r.out.substr(at + key.size()));
-  };
+  // -100 when the statistic is missing: -1 is what the host reports.
+  auto carveout = [](const CliRun& r) { return stat(r, "sharedCarveout", -100); };
   const CliRun fit = run({"-s", example("queens.fzn")});
   ASSERT_EQ(fit.code, 0) << fit.err;
   if (set) {

@@ -51,19 +51,59 @@ KOKKOS_INLINE_FUNCTION std::int64_t dealt_subproblem(const std::int64_t* chunks,
   return chunks[local >> chunk_log] + (local & ((std::int64_t(1) << chunk_log) - 1));
 }
 
-/// Complete rows: take the next subproblem from the process's counter (through SearchState::chunks).
-/// Returns false when none is left (the row is then idle, until the host hands the process another
-/// chunk). The dive of subproblem i starts where its path leaves the row's last
-/// subproblem's: the dive above the subproblems is the same tree in every row, so the decisions on a
-/// common prefix are.
+/// Complete rows: take the next subproblem. A row holds a run of consecutive counter values
+/// [team_run_next, team_run_end) and takes them in order; when its run is spent it takes the next
+/// run from the process's counter (through SearchState::chunks): up to `run_cap` values, fewer when
+/// what is left of the counter's chunk is short (at most that over the complete rows, at least one).
+/// Consecutive subproblems share all but their last few path decisions, so a row's next dive
+/// re-descends ~2 levels instead of the ~log2(rows) that interleaved single subproblems cost. The cap
+/// keeps a heavy region of the tree (its subproblems are consecutive) spread over several rows: runs
+/// of a share of what is left (guided self-scheduling) gave one row whole heavy subtrees (perf/NOTES.md
+/// entry 26). run_cap <= 1: one subproblem at a time. Returns false when none is left (the row is then
+/// idle, until the host hands the process another chunk). The dive of subproblem i starts where its
+/// path leaves the row's last subproblem's: the dive above the subproblems is the same tree in every
+/// row, so the decisions on a common prefix are.
 template <class MemorySpace, class Row>
 KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& state, const Row& ts, int path_length,
-                                            int chunk_log) {
-  const std::int64_t local = Kokkos::atomic_fetch_add(&state.control(ctl_next_subproblem), std::int64_t(1));
-  if (local >= state.control(ctl_subproblem_end)) {
-    ts(team_idle) = 1;
-    Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
-    return false;
+                                            int chunk_log, int run_cap, int complete_rows) {
+  std::int64_t local = ts(team_run_next);
+  if (local < ts(team_run_end)) {
+    ts(team_run_next) = local + 1;
+  } else {
+    std::int64_t* const counter = &state.control(ctl_next_subproblem);
+    if (run_cap <= 1) {
+      local = Kokkos::atomic_fetch_add(counter, std::int64_t(1));
+      if (local >= state.control(ctl_subproblem_end)) local = -1;
+      else ts(team_run_next) = ts(team_run_end) = local + 1;
+    } else {
+      // The counter never moves past the end here (the host's add_chunk starts the next chunk there).
+      local = Kokkos::atomic_fetch_add(counter, std::int64_t(0));
+      for (;;) {
+        const std::int64_t end = state.control(ctl_subproblem_end);
+        if (local >= end) {
+          local = -1;
+          break;
+        }
+        const std::int64_t chunk_end = ((local >> chunk_log) + 1) << chunk_log;
+        const std::int64_t limit = chunk_end < end ? chunk_end : end;
+        std::int64_t run = (limit - local) / complete_rows;
+        if (run > run_cap) run = run_cap;
+        if (run < 1) run = 1;
+        const std::int64_t seen = Kokkos::atomic_compare_exchange(counter, local, local + run);
+        if (seen == local) {
+          ts(team_run_next) = local + 1;
+          ts(team_run_end) = local + run;
+          ts(team_subproblem_runs) += 1;
+          break;
+        }
+        local = seen;
+      }
+    }
+    if (local < 0) {
+      ts(team_idle) = 1;
+      Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
+      return false;
+    }
   }
   const std::int64_t i = dealt_subproblem(state.chunks.data(), local, chunk_log);
   const std::int64_t last = ts(team_last_subproblem);
@@ -82,19 +122,29 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
 }
 
 /// Complete rows: the subproblems sharing the first `depth` bits of `index` (taken at counter value
-/// `local`) are empty; move the counter past those of its chunk (they count as skipped), and note
-/// where the subtree ends when it runs past the chunk (a distributed search skips the rest for every
-/// process).
-template <class MemorySpace>
-KOKKOS_INLINE_FUNCTION void skip_subtree(const SearchState<MemorySpace>& state, std::int64_t index, std::int64_t local,
-                                         int depth, int path_length, int chunk_log) {
+/// `local`) are empty; move past those of its chunk (they count as skipped): the row's own run first,
+/// then the counter, and note where the subtree ends when it runs past the chunk (a distributed search
+/// skips the rest for every process).
+template <class MemorySpace, class Row>
+KOKKOS_INLINE_FUNCTION void skip_subtree(const SearchState<MemorySpace>& state, const Row& ts, std::int64_t index,
+                                         std::int64_t local, int depth, int path_length, int chunk_log) {
   const int below = path_length - depth;
   const std::int64_t end = ((index >> below) + 1) << below;
   const std::int64_t chunk_end = ((local >> chunk_log) + 1) << chunk_log;
   const std::int64_t local_end = local + (end - index) < chunk_end ? local + (end - index) : chunk_end;
-  const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), local_end);
-  const std::int64_t from = old > local + 1 ? old : local + 1;
-  if (local_end > from) Kokkos::atomic_add(&state.control(ctl_skipped), local_end - from);
+  std::int64_t skipped = 0;
+  const std::int64_t run_end = ts(team_run_end);
+  const std::int64_t own_end = local_end < run_end ? local_end : run_end;
+  if (own_end > ts(team_run_next)) {
+    skipped += own_end - ts(team_run_next);
+    ts(team_run_next) = own_end;
+  }
+  if (local_end > run_end) {
+    const std::int64_t old = Kokkos::atomic_fetch_max(&state.control(ctl_next_subproblem), local_end);
+    const std::int64_t from = old > run_end ? old : run_end;
+    if (local_end > from) skipped += local_end - from;
+  }
+  if (skipped > 0) Kokkos::atomic_add(&state.control(ctl_skipped), skipped);
   if (local + (end - index) > chunk_end) Kokkos::atomic_fetch_max(&state.control(ctl_skip_to), end);
 }
 

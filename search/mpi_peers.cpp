@@ -53,9 +53,33 @@ class MpiPeers final : public Peers {
     MPI_Win_lock_all(0, window_);
   }
   ~MpiPeers() override {
-    // Every message sent was received (the driver's protocol ends with each rank's counters to rank 0
-    // and rank 0's stop to each): wait for the last sends, then free the window (collective).
-    for (auto& p : pending_) MPI_Wait(&p.first, MPI_STATUS_IGNORE);
+    // The driver's protocol ends with each rank's counters to rank 0 and rank 0's stop to each, but
+    // ranks also send each other clauses (search/solve.cpp): one may still be on its way to a rank
+    // that has finished. So every rank receives (and drops) what still arrives until its own sends
+    // have completed and every rank has said so (a non-blocking barrier); then the window goes
+    // (collective).
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    std::vector<std::int64_t> dropped;
+    for (;;) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &status);
+      if (flag) {
+        int count = 0;
+        MPI_Get_count(&status, MPI_INT64_T, &count);
+        dropped.resize(std::size_t(count));
+        MPI_Recv(dropped.data(), count, MPI_INT64_T, status.MPI_SOURCE, message_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        continue;
+      }
+      settle();
+      if (barrier == MPI_REQUEST_NULL && pending_.empty()) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+      if (barrier != MPI_REQUEST_NULL) {
+        int done = 0;
+        MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+        if (done) break;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
     MPI_Win_unlock_all(window_);
     MPI_Win_free(&window_);
   }

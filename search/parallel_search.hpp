@@ -71,6 +71,9 @@ struct ParallelSearch {
   int objective = -1;              ///< store variable minimised, or -1
   int path_length = 0;             ///< p: 2^p subproblems
   int chunk_log = 0;               ///< subproblems come in chunks of 2^chunk_log (SearchState::chunks)
+  /// Complete rows take runs of up to this many consecutive subproblems (search/modes.hpp's
+  /// take_subproblem); 1: one at a time.
+  int run_cap = 1;
   std::int64_t node_budget = 1;    ///< nodes per team per launch
   int scratch_level = 0;
   FixpointOptions fixpoint;
@@ -300,7 +303,7 @@ struct ParallelSearch {
           shared[2] = 1;
         } else if (ts(team_subproblem) < 0) {
           if (complete) {
-            if (!take_subproblem(state, ts, path_length, chunk_log)) shared[2] = 1;
+            if (!take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) shared[2] = 1;
           } else {
             free_runs.start(state, t, ts, row_decisions, n);
           }
@@ -477,7 +480,7 @@ struct ParallelSearch {
             next = 1;
           }
           if (complete && depth < prefix)
-            skip_subtree(state, index, ts(team_local_subproblem), depth, path_length, chunk_log);
+            skip_subtree(state, ts, index, ts(team_local_subproblem), depth, path_length, chunk_log);
           // A free run that spent its failures ends here.
           const bool spent = !complete && free_runs.spent(ts);
           // Backtrack below the prefix (the subproblem's path, the run's fixings), never into it.

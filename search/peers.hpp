@@ -9,7 +9,9 @@
 // - the best objective: a cell on rank 0 that each rank lowers and reads after every slice
 //   (fetch-and-min), so a bound reaches every rank within one slice of its own;
 // - messages, in order between two ranks: solutions and status to rank 0, which alone prints; the
-//   incumbent and the stop from rank 0 to the others; each rank's counters at the end.
+//   incumbent and the stop from rank 0 to the others; the clauses each rank's explaining search
+//   exports, to every other rank; each rank's counters at the end (a peer then drops what still
+//   arrives until every rank's sends have completed: MpiPeers' destructor).
 #pragma once
 
 #include <cstdint>

@@ -88,6 +88,10 @@ enum TeamSlot : int {
   team_free_heuristic,  ///< 1: the run in hand branches by free search (ParallelSearch::free_phases), 0: as annotated
   team_local_subproblem,  ///< the counter's value that gave the subproblem in hand (its place in SearchState::chunks)
   team_watch_epoch,     ///< the pool's epoch + 1 the row's nogood watches were set in (0: never)
+  // A complete row's run of consecutive counter values (search/modes.hpp's take_subproblem).
+  team_run_next,        ///< the next counter value of the run in hand to take
+  team_run_end,         ///< the end of the run in hand (team_run_next == this: none left)
+  team_subproblem_runs, ///< runs this row took from the counter
   team_slot_count
 };
 

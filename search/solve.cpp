@@ -170,6 +170,7 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
     report.propagations += team(t, team_propagations);
     report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
     report.subproblems_solved += team(t, team_solved);
+    report.subproblem_runs += team(t, team_subproblem_runs);
   }
 }
 
@@ -183,7 +184,8 @@ constexpr Counter work_counters[] = {&SearchReport::nodes,
                                      &SearchReport::propagations,
                                      &SearchReport::restarts,
                                      &SearchReport::neighbourhoods,
-                                     &SearchReport::neighbourhoods_exhausted};
+                                     &SearchReport::neighbourhoods_exhausted,
+                                     &SearchReport::subproblem_runs};
 
 /// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
 void add_work(SearchReport& to, const SearchReport& from) {
@@ -389,9 +391,9 @@ class SliceSearcher final : public Searcher {
          (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
     report.queue_fixpoint =
         queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
-    // Watched literals of the pool (NogoodPool::propagate): on by default on the host; on a GPU only when
-    // asked, until the CUDA tests and the differential have run with them (perf/NOTES.md, entry 25).
-    report.nogood_watches = pool_capacity > 0 && (options.nogood_watches > 0 || (options.nogood_watches < 0 && !on_gpu));
+    // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
+    // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).
+    report.nogood_watches = pool_capacity > 0 && options.nogood_watches != 0;
     kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
                                         report.queue_fixpoint ? work_ints : 0, words,
                                         pool_capacity > 0 && rows_.free > 0 ? std::size_t(options.nogood_log_ints) : 0,
@@ -435,6 +437,7 @@ class SliceSearcher final : public Searcher {
     kernel_.state.chunks = decltype(kernel_.state.chunks)(
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
+    kernel_.run_cap = std::max(1, options.subproblem_runs);
     kernel_.free_runs.vars =
         detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
     kernel_.free_runs.sequence = options.restart;
@@ -573,6 +576,10 @@ class SliceSearcher final : public Searcher {
     sort_worst_first(slice.found);
     for (int t = 0; t < rows; ++t)
       if (team_(t, team_subproblem) >= 0) slice.open = std::min(slice.open, team_(t, team_subproblem));
+    // A complete row's run holds subproblems it has not started: the least of them is open too.
+    for (int t = 0; t < rows_.complete && t < rows; ++t)
+      if (team_(t, team_run_next) < team_(t, team_run_end))
+        slice.open = std::min(slice.open, subproblem_at(team_(t, team_run_next)));
     for (int t = 0; t < rows_.complete; ++t) slice.idle += team_(t, team_idle) ? 1 : 0;
     slice.complete = rows_.complete > 0 && slice.idle == rows_.complete;
     return slice;
@@ -619,7 +626,11 @@ class SliceSearcher final : public Searcher {
   std::int64_t first_unclaimed() const override {
     const std::int64_t next = control_(ctl_next_subproblem);
     if (next >= control_(ctl_subproblem_end)) return INT64_MAX;
-    return dealt_subproblem(chunks_.data(), next, kernel_.chunk_log);
+    return subproblem_at(next);
+  }
+  /// The subproblem the counter's value `local` names (alone: itself; distributed: in a dealt chunk).
+  std::int64_t subproblem_at(std::int64_t local) const {
+    return chunks_.empty() ? local : dealt_subproblem(chunks_.data(), local, kernel_.chunk_log);
   }
 
   void add_chunk(std::int64_t first) override {
@@ -783,6 +794,11 @@ class ExplainThread {
     eo.restart_base = o.restart_base;
     eo.export_length = std::min(o.explain_export_length, o.nogood_max_length);
     for (const SearchPhase& ph : o.phases) eo.order.insert(eo.order.end(), ph.vars.begin(), ph.vars.end());
+    if (o.explain_variants > 1 && !eo.order.empty())
+      std::rotate(eo.order.begin(),
+                  eo.order.begin() + std::ptrdiff_t(eo.order.size() * std::size_t(o.explain_variant) /
+                                                    std::size_t(o.explain_variants)),
+                  eo.order.end());
     objective_ = o.objective;
     engine_ = std::make_unique<ExplainingSearch>(program, eo);
     thread_ = std::thread([this]() {
@@ -876,7 +892,7 @@ class ExplainThread {
 /// incumbent and the stop from rank 0; every rank's counters at the end.
 class Distributed {
  public:
-  enum Kind : std::int64_t { msg_solution = 1, msg_status, msg_proof, msg_final, msg_incumbent, msg_stop };
+  enum Kind : std::int64_t { msg_solution = 1, msg_status, msg_proof, msg_final, msg_incumbent, msg_stop, msg_nogoods };
   /// What rank 0 (solutions, proofs, stops) or another rank (the incumbent, the stop) sent.
   struct Inbox {
     std::vector<std::pair<std::int64_t, Found>> solutions;  ///< with their subproblem (satisfaction)
@@ -885,6 +901,7 @@ class Distributed {
     std::int64_t proof = INT64_MIN;  ///< the highest bound a rank's empty nogood holds under
     bool stop = false;  ///< from rank 0: stop; at rank 0: a rank stopped on its own (time, a signal)
     bool interrupted = false, timed_out = false;  ///< at rank 0: why
+    std::vector<std::int32_t> nogoods;  ///< other ranks' explaining searches' clauses (search/learning.hpp's log)
   };
 
   Distributed(Peers& peers, const SearchOptions& o, int complete_rows)
@@ -983,6 +1000,16 @@ class Distributed {
     sent_proof_ = bound;
     peers_.send(0, {msg_proof, bound});
   }
+  /// The clauses this rank's explaining search shares (a log), to every other rank's pool.
+  void send_nogoods(const std::vector<std::int32_t>& log) {
+    if (log.empty()) return;
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      std::vector<std::int64_t> m{msg_nogoods};
+      m.insert(m.end(), log.begin(), log.end());
+      peers_.send(r, std::move(m));
+    }
+  }
   /// Rank 0: the incumbent to every other rank.
   void send_incumbent(std::int64_t best, const std::vector<std::int32_t>& values) {
     for (int r = 1; r < size_; ++r) {
@@ -1034,6 +1061,9 @@ class Distributed {
         case msg_stop:
           in.stop = true;
           stop_received_ = true;
+          break;
+        case msg_nogoods:
+          for (std::size_t k = 1; k < m.size(); ++k) in.nogoods.push_back(static_cast<std::int32_t>(m[k]));
           break;
         default:
           throw std::runtime_error("kcp: an unknown message from rank " + std::to_string(from));
@@ -1090,7 +1120,8 @@ class Distributed {
       &SearchReport::explain_conflicts,   &SearchReport::explain_learned,   &SearchReport::explain_exported,
       &SearchReport::explain_literals,    &SearchReport::explain_resolutions, &SearchReport::explain_runs,
       &SearchReport::explain_propagations, &SearchReport::nogoods_learned,  &SearchReport::nogoods_dropped,
-      &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures};
+      &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures,
+      &SearchReport::nogoods_received,    &SearchReport::nogoods_received_absorbed};
   static constexpr std::size_t work_count = sizeof(work_counters) / sizeof(work_counters[0]);
   static constexpr std::size_t counted_count = work_count + sizeof(counted) / sizeof(counted[0]);
   /// The work counters, counted, then subproblems solved, chunks, idle microseconds, teams, free teams,
@@ -1244,6 +1275,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     return fleet.finish(fleet_end);
   };
   std::int64_t proof = INT64_MIN;  ///< distributed, rank 0: the highest bound a rank's empty nogood holds under
+  std::vector<std::int32_t> remote_held;  ///< distributed: other ranks' clauses not yet absorbed (a log)
   if (dist != nullptr) {
     dist->supply(fleet, false);
     if (worker) dist->send_status(dist->open(fleet, INT64_MAX));
@@ -1292,6 +1324,15 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
     deliver(explained);
+    if (dist != nullptr) {
+      // Clauses travel after the solutions they were learned beside (and after this rank's bound went
+      // to the shared cell below, before the next slice's): a rank absorbs one only under a bound at or
+      // below the one it was learned under (held until then).
+      if (!inbox.nogoods.empty()) {
+        for_each_in_log(inbox.nogoods.data(), std::int64_t(inbox.nogoods.size()),
+                        [&](const std::vector<Literal>& lits, std::int64_t b) { append_to_log(remote_held, lits, b); ++report.nogoods_received; });
+      }
+    }
     if (dist != nullptr && options.objective >= 0) {
       if (inbox.incumbent_best < std::min(best_reported, shared_best)) incumbent = std::move(inbox.incumbent);
       shared_best = dist->share_best(std::min({best_reported, shared_best, inbox.incumbent_best}));
@@ -1312,6 +1353,19 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
       // published is at or below. Every searcher's activity is in before the pool changes.
       nogoods.absorb(slice.learned.data(), std::int64_t(slice.learned.size()));
       nogoods.absorb(explained_log.data(), std::int64_t(explained_log.size()));
+      if (dist != nullptr) {
+        if (options.explain_every_rank) dist->send_nogoods(explained_log);
+        if (!remote_held.empty()) {
+          std::vector<std::int32_t> usable, held_back;
+          for_each_in_log(remote_held.data(), std::int64_t(remote_held.size()),
+                          [&](const std::vector<Literal>& lits, std::int64_t b) {
+                            append_to_log(b >= bound ? usable : held_back, lits, b);
+                            if (b >= bound) ++report.nogoods_received_absorbed;
+                          });
+          nogoods.absorb(usable.data(), std::int64_t(usable.size()));
+          remote_held.swap(held_back);
+        }
+      }
       fleet.collect_activity(nogoods);
       if (helper != nullptr) helper->collect_activity(nogoods);
       nogoods.end_round();
@@ -1444,11 +1498,14 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
                         : std::min(40, static_cast<int>(std::ceil(std::log2(16.0 * double(k) * double(rows)))));
       o.subproblem_depth = p;
       o.chunk_log = std::max(0, p - static_cast<int>(std::ceil(std::log2(64.0 * k))));
-      // Other free runs on every rank; one explaining search (rank 0's), the others' free rows learn as with it.
+      // Other free runs on every rank; an explaining search on every rank, each in its own order (or rank
+      // 0's alone, the others' free rows learning as with it).
       if (rank > 0) {
         o.free_salt = 0x72616e6bULL * std::uint64_t(rank);
-        if (o.learn == LearnMode::explain) o.learn = LearnMode::restart;
+        if (o.learn == LearnMode::explain && !o.explain_every_rank) o.learn = LearnMode::restart;
       }
+      o.explain_variant = rank;
+      o.explain_variants = k;
       dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows));
     }
     // Learning needs free runs (optimisation with a portfolio) to learn from, or, explaining, an objective.

@@ -107,7 +107,7 @@ struct SearchOptions {
   LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 8;         ///< longer ones are not kept (perf/NOTES.md entry 25: 8, not 32)
-  /// Two watched literals per nogood and team (domains/nogoods.hpp): 1 on, 0 off, -1 on except on a GPU.
+  /// Two watched literals per nogood and team (domains/nogoods.hpp): 1 on, 0 off, -1 the default (on).
   int nogood_watches = -1;
   std::int64_t nogood_log_ints = std::int64_t(1) << 20;  ///< a launch's log, per searcher (ints)
   /// LearnMode::explain: the explaining thread's learned clauses at most this long go to the pool
@@ -126,6 +126,16 @@ struct SearchOptions {
   /// Subproblems come in chunks of 2^chunk_log (search/search_state.hpp's chunks); -1: one chunk of
   /// all of them (a search alone; a distributed search chooses it).
   int chunk_log = -1;
+  /// Complete rows take runs of up to this many consecutive subproblems (fewer when what is left over
+  /// the complete rows is less; search/modes.hpp); 1: one at a time.
+  int subproblem_runs = 1;
+  /// Distributed with --learn explain: every rank runs an explaining search (its variable order rotated by
+  /// rank) and sends the clauses it shares to every other rank; false: rank 0's alone, the others' rows
+  /// learning as with restart.
+  bool explain_every_rank = true;
+  /// The explaining search's variable order rotated by variant / variants of its length (a distributed
+  /// search's rank and ranks).
+  int explain_variant = 0, explain_variants = 1;
 };
 
 /// A distributed search: one rank's figures (SearchReport::rank_figures).
@@ -147,6 +157,7 @@ struct SearchReport {
   std::int64_t restores = 0, replayed_decisions = 0, propagations = 0;
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
+  std::int64_t subproblem_runs = 0;  ///< runs of consecutive subproblems the complete rows took from the counter (SearchOptions::subproblem_runs)
   int idle_teams = 0;  ///< complete teams with no subproblem left when the search stopped
   int free_teams = 0;  ///< rows on free runs (the portfolio; a Serial team's second row counts)
   std::int64_t restarts = 0, neighbourhoods = 0;  ///< free runs without and with an incumbent
@@ -172,6 +183,8 @@ struct SearchReport {
   std::int64_t nogoods_learned = 0, nogoods_dropped = 0, nogoods_deleted = 0, nogoods_kept = 0;
   std::int64_t nogood_propagations = 0, nogood_failures = 0;
   bool proved_by_nogood = false;
+  /// Distributed: clauses other ranks' explaining searches sent this one, and of those, absorbed into its pool.
+  std::int64_t nogoods_received = 0, nogoods_received_absorbed = 0;
   double best_time_s = 0;  ///< when the last improving solution was handed over (since the search began)
   /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
   std::int64_t objective_bound = INT64_MIN;

@@ -52,6 +52,7 @@ struct Options {
   int probe_ms = 50;
   int teams = 0;
   int subproblem_depth = -1;
+  int subproblem_runs = 1;
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
@@ -71,6 +72,7 @@ struct Options {
   double restart_share = 0.2;
   std::string learn = "explain";
   std::string mpi_work = "dynamic";
+  std::string mpi_explain = "all";
   int nogood_capacity = 1024;
   int nogood_max_length = 8;
   std::string nogood_watches = "auto";
@@ -125,6 +127,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--subproblems", o.subproblem_depth,
                  "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per team)")
       ->check(CLI::Range(-1, 40));
+  app.add_option("--subproblem-runs", o.subproblem_runs,
+                 "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "
+                 "teams is less; default 1: one at a time, as runs measured no faster)")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
   // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
@@ -180,6 +186,10 @@ void add_options(CLI::App& app, Options& o) {
                  "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
                  "the default) or static (chunks dealt round-robin by rank)")
       ->check(CLI::IsMember({"dynamic", "static"}));
+  app.add_option("--mpi-explain", o.mpi_explain,
+                 "Under mpirun with --learn explain: all (every rank runs an explaining search in its own variable "
+                 "order and sends the clauses it shares to the others; the default) or root (rank 0's alone)")
+      ->check(CLI::IsMember({"all", "root"}));
   app.add_option("--explain-length", o.explain_export_length,
                  "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")
       ->check(CLI::Range(0, 1 << 16));
@@ -189,8 +199,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 8)")
       ->check(CLI::Range(1, 1 << 16));
   app.add_option("--nogood-watches", o.nogood_watches,
-                 "Teams watch two literals of each nogood, so that only those wake it: on, off, or auto (on "
-                 "except on a GPU)")
+                 "Teams watch two literals of each nogood, so that only those wake it: on, off, or auto (the "
+                 "default: on)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
@@ -344,6 +354,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.seed = o.seed;
   so.teams = o.teams;
   so.subproblem_depth = o.subproblem_depth;
+  so.subproblem_runs = o.subproblem_runs;
   so.max_depth = o.max_depth;
   so.interrupted = &interrupted;
   so.objective = compiled.objective;
@@ -388,6 +399,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.host_teams = o.host_teams;
   so.peers = process_peers();
   so.static_chunks = o.mpi_work == "static";
+  so.explain_every_rank = o.mpi_explain == "all";
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;
@@ -540,10 +552,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       double idle = 0;
       for (const RankFigures& f : rep.rank_figures) idle += f.idle_s;
       stat(out, "rankIdleTime", fmt::format("{:.3f}", idle));
+      stat(out, "mpiNogoodsReceived", std::to_string(rep.nogoods_received));
+      stat(out, "mpiNogoodsAbsorbed", std::to_string(rep.nogoods_received_absorbed));
     }
     stat(out, "subproblems", std::to_string(rep.subproblems));
     stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
     stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));
+    stat(out, "subproblemRuns", std::to_string(rep.subproblem_runs));
     stat(out, "launches", std::to_string(rep.launches));
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));

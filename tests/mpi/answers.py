@@ -11,7 +11,8 @@ each, --oversubscribe), dynamic and static chunks, with and without learning, th
 - optimisation: the same final objective and the same completion marker;
 - every rank's statistics are in rank 0's: the ranks, and the subproblems solved or skipped adding up.
 With --instances (a folder of the development set's FlatZinc, .fzn or .fzn.gz): the proven instances that finish in
-seconds give the same proven optimum under 2 ranks as alone.
+seconds give the same proven optimum under 2 ranks as alone (each rank explaining, or rank 0 alone), and the
+ranks' explaining searches send each other clauses.
 Exit status 0 when all agree.
 """
 import argparse, gzip, os, re, shutil, subprocess, sys, tempfile
@@ -139,6 +140,7 @@ def main():
                                   f'{what}: {done} subproblems solved or skipped of {st["subproblems"]}')
 
     if a.instances:
+        received = 0
         for inst in DEV:
             path = os.path.join(a.instances, inst + '.fzn')
             if not os.path.exists(path) and os.path.exists(path + '.gz'):
@@ -150,9 +152,14 @@ def main():
                 continue
             args = ['-s', '-t', '60000', path]
             alone, two = run(a.kcp, 1, args), run(a.kcp, 2, args)
-            for what, out in (('alone', alone), ('2 ranks', two)):
+            root = run(a.kcp, 2, ['--mpi-explain', 'root'] + args)
+            for what, out in (('alone', alone), ('2 ranks', two), ('2 ranks, --mpi-explain root', root)):
                 check(solutions(out)[1] == ['=========='], f'{inst} {what}: not proven ({solutions(out)[1]})')
-            check(objective(alone) == objective(two), f'{inst}: optimum {objective(two)} on 2 ranks, {objective(alone)} alone')
+                check(objective(alone) == objective(out), f'{inst}: optimum {objective(out)} on {what}, {objective(alone)} alone')
+            # Every rank explains and shares its clauses by default; with root, no rank sends any.
+            received += int(stats(two).get('mpiNogoodsReceived', '-1'))
+            check(stats(root).get('mpiNogoodsReceived') == '0', f'{inst}: {stats(root).get("mpiNogoodsReceived")} clauses received with --mpi-explain root')
+        check(received > 0, f'the explaining searches of 2 ranks shared {received} clauses on {", ".join(DEV)}')
     print(f'{checks - failures} of {checks} checks passed')
     return 1 if failures else 0
 

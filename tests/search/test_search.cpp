@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -299,8 +300,11 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
         o.max_solutions = 0;
         o.teams = teams;
         o.subproblem_depth = depth;
+        // Runs of consecutive subproblems: one at a time, up to 4 (the default), up to 64.
+        o.subproblem_runs = std::array<int, 3>{1, 4, 64}[std::size_t(teams + depth) % 3];
         mode.apply(o);
-        const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) + ", " + mode.name();
+        const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) + ", runs " +
+                                 std::to_string(o.subproblem_runs) + ", " + mode.name();
         const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
         EXPECT_EQ(out.report.snapshots, mode.snapshots) << what;
         EXPECT_TRUE(out.report.complete) << what;

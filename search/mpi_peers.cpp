@@ -60,18 +60,9 @@ class MpiPeers final : public Peers {
     // (collective).
     MPI_Request barrier = MPI_REQUEST_NULL;
     std::vector<std::int64_t> dropped;
+    int from = 0;
     for (;;) {
-      int flag = 0;
-      MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &status);
-      if (flag) {
-        int count = 0;
-        MPI_Get_count(&status, MPI_INT64_T, &count);
-        dropped.resize(std::size_t(count));
-        MPI_Recv(dropped.data(), count, MPI_INT64_T, status.MPI_SOURCE, message_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        continue;
-      }
-      settle();
+      if (receive(from, dropped, 0)) continue;  // settles the sends too
       if (barrier == MPI_REQUEST_NULL && pending_.empty()) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
       if (barrier != MPI_REQUEST_NULL) {
         int done = 0;

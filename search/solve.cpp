@@ -380,11 +380,10 @@ class SliceSearcher final : public Searcher {
     // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
     // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
     // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
-    bool on_gpu = false;
+    bool gpu_holes = false;
 #ifdef KOKKOS_ENABLE_CUDA
-    on_gpu = std::is_same_v<ExecSpace, Kokkos::Cuda>;
+    gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #endif
-    const bool gpu_holes = words > 0 && on_gpu;
     const bool queue_wanted =
         options.fixpoint_mode == FixpointMode::queue ||
         (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
@@ -1324,15 +1323,6 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
     deliver(explained);
-    if (dist != nullptr) {
-      // Clauses travel after the solutions they were learned beside (and after this rank's bound went
-      // to the shared cell below, before the next slice's): a rank absorbs one only under a bound at or
-      // below the one it was learned under (held until then).
-      if (!inbox.nogoods.empty()) {
-        for_each_in_log(inbox.nogoods.data(), std::int64_t(inbox.nogoods.size()),
-                        [&](const std::vector<Literal>& lits, std::int64_t b) { append_to_log(remote_held, lits, b); ++report.nogoods_received; });
-      }
-    }
     if (dist != nullptr && options.objective >= 0) {
       if (inbox.incumbent_best < std::min(best_reported, shared_best)) incumbent = std::move(inbox.incumbent);
       shared_best = dist->share_best(std::min({best_reported, shared_best, inbox.incumbent_best}));
@@ -1355,6 +1345,12 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
       nogoods.absorb(explained_log.data(), std::int64_t(explained_log.size()));
       if (dist != nullptr) {
         if (options.explain_every_rank) dist->send_nogoods(explained_log);
+        // Other ranks' clauses travel after the solutions they were learned beside, and after the
+        // sender's bound went to the shared cell: a rank absorbs one only under a bound at or below the
+        // one it was learned under (held until then).
+        for_each_in_log(inbox.nogoods.data(), std::int64_t(inbox.nogoods.size()),
+                        [&](const std::vector<Literal>&, std::int64_t) { ++report.nogoods_received; });
+        remote_held.insert(remote_held.end(), inbox.nogoods.begin(), inbox.nogoods.end());
         if (!remote_held.empty()) {
           std::vector<std::int32_t> usable, held_back;
           for_each_in_log(remote_held.data(), std::int64_t(remote_held.size()),

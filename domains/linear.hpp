@@ -94,7 +94,12 @@ KOKKOS_INLINE_FUNCTION int propagate_le(const Lanes& lanes, const Rows& rows, in
     const std::int64_t others = poison_add(least, -term_min(i));
     if (others == sum_poisoned) return int(prop_unchanged);
     const std::int64_t slack = c - others;  // a * x <= slack
-    return a > 0 ? s.narrow_max(x, floor_div(slack, a)) : s.narrow_min(x, ceil_div(slack, a));
+    // No division where the term cannot narrow (most terms, most runs): its greatest value fits the
+    // slack already. A bound read stale is a weaker one, so a skip is never wrong. A unit coefficient
+    // needs no division either (a 64-bit division is a long emulated sequence on a GPU).
+    if ((a > 0 ? a * s.max(x) : a * s.min(x)) <= slack) return int(prop_unchanged);
+    if (a > 0) return s.narrow_max(x, a == 1 ? slack : floor_div(slack, a));
+    return s.narrow_min(x, a == -1 ? -slack : ceil_div(slack, a));
   });
 }
 

@@ -1002,12 +1002,10 @@ class Distributed {
   /// The clauses this rank's explaining search shares (a log), to every other rank's pool.
   void send_nogoods(const std::vector<std::int32_t>& log) {
     if (log.empty()) return;
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
-      std::vector<std::int64_t> m{msg_nogoods};
-      m.insert(m.end(), log.begin(), log.end());
-      peers_.send(r, std::move(m));
-    }
+    std::vector<std::int64_t> m{msg_nogoods};
+    m.insert(m.end(), log.begin(), log.end());
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) peers_.send(r, m);
   }
   /// Rank 0: the incumbent to every other rank.
   void send_incumbent(std::int64_t best, const std::vector<std::int32_t>& values) {

@@ -300,7 +300,7 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
         o.max_solutions = 0;
         o.teams = teams;
         o.subproblem_depth = depth;
-        // Runs of consecutive subproblems: one at a time, up to 4 (the default), up to 64.
+        // Runs of consecutive subproblems: one at a time (the default), up to 4, up to 64.
         o.subproblem_runs = std::array<int, 3>{1, 4, 64}[std::size_t(teams + depth) % 3];
         mode.apply(o);
         const std::string what = std::to_string(teams) + " teams, 2^" + std::to_string(depth) + ", runs " +

@@ -59,8 +59,8 @@ KOKKOS_INLINE_FUNCTION std::int64_t dealt_subproblem(const std::int64_t* chunks,
 /// re-descends ~2 levels instead of the ~log2(rows) that interleaved single subproblems cost. The cap
 /// keeps a heavy region of the tree (its subproblems are consecutive) spread over several rows: runs
 /// of a share of what is left (guided self-scheduling) gave one row whole heavy subtrees (perf/NOTES.md
-/// entry 26). run_cap <= 1: one subproblem at a time. Returns false when none is left (the row is then
-/// idle, until the host hands the process another chunk). The dive of subproblem i starts where its
+/// entry 26). run_cap <= 1: one subproblem at a time. Returns false when none is left (the caller then
+/// takes a piece, waits for one, or marks the row idle: SplitPool). The dive of subproblem i starts where its
 /// path leaves the row's last subproblem's: the dive above the subproblems is the same tree in every
 /// row, so the decisions on a common prefix are.
 template <class MemorySpace, class Row>
@@ -99,11 +99,7 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
         local = seen;
       }
     }
-    if (local < 0) {
-      ts(team_idle) = 1;
-      Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
-      return false;
-    }
+    if (local < 0) return false;
   }
   const std::int64_t i = dealt_subproblem(state.chunks.data(), local, chunk_log);
   const std::int64_t last = ts(team_last_subproblem);
@@ -120,6 +116,153 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
   ts(team_snapshot) = 0;
   return true;
 }
+
+/// Complete rows: no work is left for the row (until the host hands the process another chunk).
+template <class MemorySpace, class Row>
+KOKKOS_INLINE_FUNCTION void mark_idle(const SearchState<MemorySpace>& state, const Row& ts) {
+  ts(team_idle) = 1;
+  Kokkos::atomic_add(&state.control(ctl_complete_idle), std::int64_t(1));
+}
+
+/// The end game of the complete search: splitting the subproblems still in hand. Once the counter
+/// has none left, the search ends with the last heavy subproblems, one row each, while the other rows
+/// idle (perf/NOTES.md entries 23 and 26). A complete row that finds the counter empty takes a piece
+/// from this pool instead; when there is none, it waits (it leaves the launch, and tries again in the
+/// next one) as long as some row still holds work or a piece is pooled, and is idle after that. While
+/// rows wait, a row that holds work gives away its shallowest open alternative (the right branch of
+/// its topmost decision whose left branch it is in), one per node, as long as fewer pieces are pooled
+/// than rows wait: the piece is its decision stack down to that decision, with the right branch
+/// taken, which the taker replays from the root as its never-undone prefix; the giver marks the
+/// decision donated and backtracks past it. Each piece belongs to the giver's subproblem (its index:
+/// its first path_length decisions are that subproblem's path), so a solution found in it, and the
+/// next dive of the row that took it, need nothing else. Not with satisfaction in order (a piece's
+/// solution could come before an earlier one of its subproblem's left part).
+//
+// Memory: a slot's header is its state (0 free, 1 being written, 2 published, 3 being read), then the
+// subproblem, the counter value that gave it and the piece's length; the giver's one thread writes it
+// and publishes it behind a fence, the taker claims it with a compare-and-swap, its team copies the
+// decisions with volatile loads (another block wrote them in this launch: no stale L1 line), and frees
+// the slot. The counts (ctl_split_*) order the end: a giver holds work while it gives, and counts the
+// piece pooled before it publishes it and before it stops holding, so a row that reads no holder and
+// then no piece pooled knows no work is left (one that misses a piece taken meanwhile is idle early:
+// the taker still holds it, so the search is not over).
+template <class MemorySpace>
+struct SplitPool {
+  enum : int { head_state = 0, head_subproblem, head_local, head_length, head_count };
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemorySpace> head;  ///< [slot][head_count]
+  Kokkos::View<Decision**, Kokkos::LayoutRight, MemorySpace> pieces;    ///< [slot][decision]
+
+  SplitPool() = default;
+  SplitPool(int slots, int piece_capacity)
+      : head("kcp::search::split_head", slots, head_count),
+        pieces(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::split_pieces"), slots, piece_capacity) {}
+
+  KOKKOS_INLINE_FUNCTION bool enabled() const { return head.extent(0) > 0; }
+
+  KOKKOS_INLINE_FUNCTION static std::int64_t peek(const std::int64_t& word) {
+    return *static_cast<volatile const std::int64_t*>(&word);
+  }
+
+  /// A row holding work (one thread): gives away its shallowest open alternative when rows wait for
+  /// more pieces than are pooled. `decisions` is the row's stack, `prefix` its never-undone part.
+  template <class Row, class Decisions>
+  KOKKOS_INLINE_FUNCTION void give(const SearchState<MemorySpace>& state, const Row& ts, const Decisions& decisions,
+                                   int prefix) const {
+    const std::int64_t waiting = peek(state.control(ctl_split_waiting));
+    if (waiting <= 0 || peek(state.control(ctl_split_pooled)) >= waiting) return;
+    const int depth = static_cast<int>(ts(team_depth));
+    const int room = static_cast<int>(pieces.extent(1));
+    int open = -1;
+    for (int i = prefix; i < depth && i < room && open < 0; ++i)
+      if (!decisions(i).right && !decisions(i).donated) open = i;
+    if (open < 0) return;
+    const int slots = static_cast<int>(head.extent(0));
+    int slot = -1;
+    for (int k = 0; k < slots && slot < 0; ++k)
+      if (peek(head(k, head_state)) == 0 && Kokkos::atomic_compare_exchange(&head(k, head_state), std::int64_t(0), std::int64_t(1)) == 0)
+        slot = k;
+    if (slot < 0) return;
+    Kokkos::atomic_add(&state.control(ctl_split_pooled), std::int64_t(1));
+    head(slot, head_subproblem) = ts(team_subproblem);
+    head(slot, head_local) = ts(team_local_subproblem);
+    head(slot, head_length) = open + 1;
+    for (int i = 0; i <= open; ++i) {
+      Decision d = decisions(i);
+      d.donated = 0;
+      if (i == open) d.right = 1;
+      pieces(slot, i) = d;
+    }
+    decisions(open).donated = 1;
+    ts(team_split_given) += 1;
+    Kokkos::memory_fence();
+    Kokkos::atomic_exchange(&head(slot, head_state), std::int64_t(2));
+  }
+
+  /// A complete row the counter has no subproblem left for (one thread): claims a piece and sets the
+  /// row up for it (its stack is filled by copy() below); returns the slot, or -1 when none is
+  /// pooled, the row then waiting (shared ending 1) or, when no work is left anywhere, idle.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION int take(const SearchState<MemorySpace>& state, const Row& ts) const {
+    int slot = -1;
+    if (peek(state.control(ctl_split_pooled)) > 0) {
+      const int slots = static_cast<int>(head.extent(0));
+      for (int k = 0; k < slots && slot < 0; ++k)
+        if (peek(head(k, head_state)) == 2 && Kokkos::atomic_compare_exchange(&head(k, head_state), std::int64_t(2), std::int64_t(3)) == 2)
+          slot = k;
+    }
+    if (slot < 0) {
+      // Holders first: a piece is pooled before its giver stops holding.
+      const bool quiet = Kokkos::atomic_fetch_add(&state.control(ctl_split_holding), std::int64_t(0)) == 0 &&
+                         Kokkos::atomic_fetch_add(&state.control(ctl_split_pooled), std::int64_t(0)) == 0;
+      if (quiet) {
+        stop_waiting(state, ts);
+        mark_idle(state, ts);
+      } else if (!ts(team_split_waiting)) {
+        ts(team_split_waiting) = 1;
+        Kokkos::atomic_add(&state.control(ctl_split_waiting), std::int64_t(1));
+      }
+      return -1;
+    }
+    Kokkos::atomic_add(&state.control(ctl_split_holding), std::int64_t(1));
+    Kokkos::atomic_add(&state.control(ctl_split_pooled), std::int64_t(-1));
+    stop_waiting(state, ts);
+    const std::int64_t length = peek(head(slot, head_length));
+    ts(team_subproblem) = peek(head(slot, head_subproblem));
+    ts(team_local_subproblem) = peek(head(slot, head_local));
+    ts(team_prefix) = length;
+    ts(team_depth) = length;
+    ts(team_restore) = 1;
+    ts(team_snapshot) = 0;
+    ts(team_split_taken) += 1;
+    return slot;
+  }
+
+  /// The team copies the claimed piece into its stack (its length is the row's depth by now), then one
+  /// thread frees the slot.
+  template <class TeamMember, class Decisions>
+  KOKKOS_INLINE_FUNCTION void copy(const TeamMember& team, int slot, const Decisions& decisions, int length) const {
+    volatile const std::int32_t* from = reinterpret_cast<volatile const std::int32_t*>(&pieces(slot, 0));
+    std::int32_t* to = reinterpret_cast<std::int32_t*>(&decisions(0));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 5 * length), [&](const int w) { to[w] = from[w]; });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      Kokkos::memory_fence();
+      Kokkos::atomic_exchange(&head(slot, head_state), std::int64_t(0));
+    });
+  }
+
+  /// A row took work (true: it counts as holding) or ended what it held.
+  KOKKOS_INLINE_FUNCTION void hold(const SearchState<MemorySpace>& state, bool holding) const {
+    Kokkos::atomic_add(&state.control(ctl_split_holding), std::int64_t(holding ? 1 : -1));
+  }
+
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION static void stop_waiting(const SearchState<MemorySpace>& state, const Row& ts) {
+    if (!ts(team_split_waiting)) return;
+    ts(team_split_waiting) = 0;
+    Kokkos::atomic_add(&state.control(ctl_split_waiting), std::int64_t(-1));
+  }
+};
 
 /// Complete rows: the subproblems sharing the first `depth` bits of `index` (taken at counter value
 /// `local`) are empty; move past those of its chunk (they count as skipped): the row's own run first,
@@ -207,7 +350,7 @@ struct FreeRuns {
           continue;
         const int x = vars(i);
         const std::int32_t v = state.incumbent(x);
-        decisions(depth++) = Decision{x, v, v, v, 0, 0, decide_value};
+        decisions(depth++) = Decision{x, v, v, v, 0, 0, decide_value, 0};
       }
     }
     ts(team_subproblem) = run;

@@ -90,6 +90,8 @@ struct ParallelSearch {
   int complete_rows = 1 << 30;
   int first_row = 0;
   FreeRuns<MemorySpace> free_runs;
+  /// End-game splitting of the complete rows' subproblems (search/modes.hpp); empty: off.
+  SplitPool<MemorySpace> split;
   /// Learned nogoods (search/learning.hpp): the pool every team propagates (rebuilt by the host
   /// between launches), what free runs learn (none, restarts from the root, every run), and the
   /// longest nogood logged.
@@ -260,7 +262,8 @@ struct ParallelSearch {
     Kokkos::single(
         Kokkos::PerTeam(team), [&](int& d) { d = (ts(team_idle) || ts(team_has_solution)) ? 1 : 0; }, done);
     if (done) return;
-    int* shared = flags + fixpoint_flag_count;  // [0]: node failed; [1]: what next; [2]: out of work
+    // [0]: node failed; [1]: what next; [2]: out of work; [3]: the split pool's slot of a piece taken
+    int* shared = flags + fixpoint_flag_count;
     // The row's watched literals of the pool's nogoods (NogoodPool::propagate), unset when the pool's
     // epoch is not the one they were set in (the host deleted nogoods since: ids moved).
     std::int32_t* const watches = state.nogood_watches.extent(0) > 0 ? &state.nogood_watches(t, 0) : nullptr;
@@ -293,6 +296,7 @@ struct ParallelSearch {
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         shared[0] = 0;
         shared[2] = 0;
+        shared[3] = -1;
         // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
         // runs: end it at this node boundary, with the state as the last node left it.
         // A free row ends with the complete search: it alone decides when the search is over (a
@@ -302,15 +306,28 @@ struct ParallelSearch {
              Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
           shared[2] = 1;
         } else if (ts(team_subproblem) < 0) {
-          if (complete) {
-            if (!take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) shared[2] = 1;
-          } else {
+          if (!complete) {
             free_runs.start(state, t, ts, row_decisions, n);
+          } else if (take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) {
+            if (split.enabled()) {
+              split.stop_waiting(state, ts);
+              split.hold(state, true);
+            }
+          } else if (split.enabled()) {
+            shared[3] = split.take(state, ts);
+            if (shared[3] < 0) shared[2] = 1;
+          } else {
+            mark_idle(state, ts);
+            shared[2] = 1;
           }
+        } else if (complete && split.enabled()) {
+          split.give(state, ts, row_decisions, static_cast<int>(ts(team_prefix)));
         }
       });
       team.team_barrier();
       if (shared[2]) return;
+      // A piece of another row's subproblem (SplitPool): its decisions become the row's prefix.
+      if (shared[3] >= 0) split.copy(team, shared[3], row_decisions, static_cast<int>(ts(team_depth)));
       // The row's never-undone prefix: the subproblem's path, or the free run's fixings.
       const int prefix = static_cast<int>(ts(team_prefix));
 
@@ -442,7 +459,7 @@ struct ParallelSearch {
         int depth = node_depth;
         int next = 0;
         if (!failed && b.var >= 0) {
-          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind};
+          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
           if (depth < prefix) {  // on a subproblem's path (free rows start below their prefix)
             dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
           } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
@@ -483,14 +500,17 @@ struct ParallelSearch {
             skip_subtree(state, ts, index, ts(team_local_subproblem), depth, path_length, chunk_log);
           // A free run that spent its failures ends here.
           const bool spent = !complete && free_runs.spent(ts);
-          // Backtrack below the prefix (the subproblem's path, the run's fixings), never into it.
-          while (depth > prefix && state.decisions(t, depth - 1).right) --depth;
+          // Backtrack below the prefix (the subproblem's path, the run's fixings, a piece's decisions),
+          // never into it, and past decisions whose right branch went to another row.
+          while (depth > prefix && (state.decisions(t, depth - 1).right || state.decisions(t, depth - 1).donated)) --depth;
           if (depth <= prefix || spent) {
             if (complete) {
               ts(team_last_subproblem) = index;
               ts(team_last_path) = depth;
               ts(team_subproblem) = -1;
-              ts(team_solved) += 1;
+              // A piece (its prefix is below the path) is part of a subproblem its giver counts.
+              if (prefix <= path_length) ts(team_solved) += 1;
+              if (split.enabled()) split.hold(state, false);
             } else {
               // What the run leaves (search/learning.hpp): searched to the end, its fixings (the
               // empty nogood from the root); else the nld-nogoods of its branch, whose deepest

@@ -21,13 +21,18 @@ enum DecisionKind : std::int8_t {
 /// One decision. A split: left is [lo, v] (reversed: [v+1, hi]), right the other half. A value
 /// decision: left x = v, right x != v (reversed: the other way round). `right` is 1 once the left
 /// branch is exhausted (or, on a subproblem's path, when the path takes the right branch).
+/// `donated` is 1 once its right branch went to another row (search/modes.hpp's SplitPool): the row
+/// backtracks past it when its left branch is exhausted.
 struct Decision {
   std::int32_t var;
   std::int32_t lo, hi, v;
   std::int8_t reversed;
   std::int8_t right;
   std::int8_t kind;  ///< a DecisionKind
+  std::int8_t donated;
 };
+// SplitPool copies decisions between rows as 32-bit words.
+static_assert(sizeof(Decision) == 5 * sizeof(std::int32_t), "a Decision is five 32-bit words");
 
 /// Slots of SearchState::control (int64 each), shared by all teams.
 enum Control : int {
@@ -42,6 +47,10 @@ enum Control : int {
   /// (2^p in one process; a distributed search raises it chunk by chunk, search/peers.hpp).
   ctl_subproblem_end,
   ctl_skip_to,              ///< a failed subtree's end (a subproblem index) past the chunk it began in; 0: none
+  // End-game splitting (search/modes.hpp's SplitPool).
+  ctl_split_waiting,        ///< complete rows waiting for a piece (no subproblem left to take)
+  ctl_split_pooled,         ///< pieces in the pool, reserved or published, not yet taken
+  ctl_split_holding,        ///< complete rows holding a subproblem or a piece
 #ifdef KCP_CHECK_INVARIANTS
   // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
   ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)
@@ -92,6 +101,10 @@ enum TeamSlot : int {
   team_run_next,        ///< the next counter value of the run in hand to take
   team_run_end,         ///< the end of the run in hand (team_run_next == this: none left)
   team_subproblem_runs, ///< runs this row took from the counter
+  // End-game splitting (search/modes.hpp's SplitPool).
+  team_split_waiting,   ///< 1 while the row counts in ctl_split_waiting
+  team_split_given,     ///< pieces this row gave to the pool
+  team_split_taken,     ///< pieces this row took from it
   team_slot_count
 };
 

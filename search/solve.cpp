@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -171,6 +173,7 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
     report.peak_depth = std::max(report.peak_depth, team(t, team_peak_depth));
     report.subproblems_solved += team(t, team_solved);
     report.subproblem_runs += team(t, team_subproblem_runs);
+    report.split_pieces += team(t, team_split_taken);
   }
 }
 
@@ -185,7 +188,8 @@ constexpr Counter work_counters[] = {&SearchReport::nodes,
                                      &SearchReport::restarts,
                                      &SearchReport::neighbourhoods,
                                      &SearchReport::neighbourhoods_exhausted,
-                                     &SearchReport::subproblem_runs};
+                                     &SearchReport::subproblem_runs,
+                                     &SearchReport::split_pieces};
 
 /// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
 void add_work(SearchReport& to, const SearchReport& from) {
@@ -309,6 +313,17 @@ class Searcher {
   virtual std::int64_t first_unclaimed() const = 0;
   virtual void add_chunk(std::int64_t first) = 0;
   virtual std::int64_t take_skip_to() = 0;
+  /// Distributed, end-game splitting across processes (between slices; search/modes.hpp's SplitPool):
+  /// whether its rows split; has its rows give `extra` pieces more than its own waiting rows ask for
+  /// (0: none more); takes out up to `max` published pieces as a piece log (per piece: its subproblem,
+  /// its length, then five ints per decision); puts another process's pieces in (its idle complete rows
+  /// take work again; what does not fit in the pool waits in a backlog, put in before the next
+  /// launches); whether such a backlog is left.
+  virtual bool splits() const = 0;
+  virtual void want_pieces(std::int64_t extra) = 0;
+  virtual std::vector<std::int64_t> take_pieces(std::int64_t max) = 0;
+  virtual void put_pieces(const std::vector<std::int64_t>& log) = 0;
+  virtual bool backlog() const = 0;
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -437,6 +452,13 @@ class SliceSearcher final : public Searcher {
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
     kernel_.run_cap = std::max(1, options.subproblem_runs);
+    // End-game splitting: among two complete rows at least, not with satisfaction in order. A slot per
+    // complete row up to 256; pieces from decisions up to 256 levels below the subproblems' roots.
+    report.end_game_split = options.end_game_split && rows_.complete >= 2 &&
+                            !(options.objective < 0 && options.max_solutions > 0);
+    if (report.end_game_split)
+      kernel_.split = SplitPool<Memory>(std::min(rows_.complete, 256),
+                                        static_cast<int>(std::min<std::int64_t>(capacity_, report.subproblem_depth + 256)));
     kernel_.free_runs.vars =
         detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
     kernel_.free_runs.sequence = options.restart;
@@ -499,6 +521,7 @@ class SliceSearcher final : public Searcher {
   }
 
   void launch() override {
+    if (!backlog_.empty()) flush_backlog();
     kernel_.node_budget = budget_;
     // One team alternates: the complete row on even launches, the free row on odd ones.
     kernel_.first_row = rows_.alternate ? launches_ % 2 : 0;
@@ -641,18 +664,9 @@ class SliceSearcher final : public Searcher {
     // Rows that found no subproblem moved the counter past the end: the new chunk starts at the end.
     control_(ctl_next_subproblem) = std::min(control_(ctl_next_subproblem), end);
     control_(ctl_subproblem_end) = end + size;
-    std::int64_t resumed = 0;
-    for (int t = 0; t < rows_.complete; ++t)
-      if (team_(t, team_idle)) {
-        team_(t, team_idle) = 0;
-        ++resumed;
-      }
-    control_(ctl_complete_idle) -= resumed;
-    if constexpr (!host_state) {
-      for (const int k : {int(ctl_next_subproblem), int(ctl_subproblem_end), int(ctl_complete_idle)})
-        Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, k), control_(k));
-      if (resumed > 0) Kokkos::deep_copy(kernel_.state.team, team_);
-    }
+    put_control(ctl_next_subproblem);
+    put_control(ctl_subproblem_end);
+    resume_idle_rows();
   }
 
   std::int64_t take_skip_to() override {
@@ -663,7 +677,57 @@ class SliceSearcher final : public Searcher {
     return to;
   }
 
+  bool splits() const override { return kernel_.split.enabled(); }
+
+  void want_pieces(std::int64_t extra) override {
+    if (!splits() || extra == extra_wanted_) return;
+    control_(ctl_split_waiting) += extra - extra_wanted_;
+    extra_wanted_ = extra;
+    put_control(ctl_split_waiting);
+  }
+
+  std::vector<std::int64_t> take_pieces(std::int64_t max) override {
+    std::vector<std::int64_t> log;
+    if (!splits() || max <= 0) return log;
+    using Pool = SplitPool<Memory>;
+    const auto head = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel_.split.head);
+    std::vector<int> published;
+    for (int s = 0; s < int(head.extent(0)) && std::int64_t(published.size()) < max; ++s)
+      if (head(s, Pool::head_state) == 2) published.push_back(s);
+    if (published.empty()) return log;
+    const auto pieces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel_.split.pieces);
+    for (const int s : published) {
+      const std::int64_t length = head(s, Pool::head_length);
+      log.push_back(head(s, Pool::head_subproblem));
+      log.push_back(length);
+      const auto* words = reinterpret_cast<const std::int32_t*>(&pieces(s, 0));
+      log.insert(log.end(), words, words + 5 * length);
+      head(s, Pool::head_state) = 0;
+    }
+    Kokkos::deep_copy(kernel_.split.head, head);
+    const std::int64_t taken = std::int64_t(published.size());
+    control_(ctl_split_pooled) -= taken;
+    put_control(ctl_split_pooled);
+    exported_ += taken;
+    return log;
+  }
+
+  void put_pieces(const std::vector<std::int64_t>& log) override {
+    for (std::size_t k = 0; k + 2 <= log.size();) {
+      const std::size_t end = k + 2 + 5 * std::size_t(log[k + 1]);
+      if (end > log.size()) throw std::logic_error("kcp: a truncated piece log");
+      backlog_.emplace_back(log.begin() + std::ptrdiff_t(k), log.begin() + std::ptrdiff_t(end));
+      k = end;
+      imported_ += 1;
+    }
+    flush_backlog();
+  }
+
+  bool backlog() const override { return !backlog_.empty(); }
+
   void add_totals(SearchReport& report) const override {
+    report.split_exported += exported_;
+    report.split_imported += imported_;
     add_team_totals(report, team_, rows_);
     report.nogoods_dropped += control_(ctl_learned_dropped);
     report.subproblems_skipped += control_(ctl_skipped);
@@ -713,6 +777,56 @@ class SliceSearcher final : public Searcher {
   double slice_s_ = 0.05;  ///< the launch time the node budget aims at
   int launches_ = 0;
   Clock::time_point launch_start_;
+  /// Distributed end-game splitting: pieces asked of the rows beyond their own waiting ones, pieces
+  /// taken out and put in, and those from another process not yet in the pool (piece logs of one).
+  std::int64_t extra_wanted_ = 0, exported_ = 0, imported_ = 0;
+  std::deque<std::vector<std::int64_t>> backlog_;
+
+  /// Writes the host's value of a control slot to the state (between launches).
+  void put_control(int k) {
+    if constexpr (!host_state) Kokkos::deep_copy(Kokkos::subview(kernel_.state.control, k), control_(k));
+  }
+  /// The idle complete rows take work again (between launches: new subproblems or pieces came).
+  void resume_idle_rows() {
+    std::int64_t resumed = 0;
+    for (int t = 0; t < rows_.complete; ++t)
+      if (team_(t, team_idle)) {
+        team_(t, team_idle) = 0;
+        ++resumed;
+      }
+    if (resumed == 0) return;
+    control_(ctl_complete_idle) -= resumed;
+    put_control(ctl_complete_idle);
+    if constexpr (!host_state) Kokkos::deep_copy(kernel_.state.team, team_);
+  }
+  /// Puts backlog pieces into the pool's free slots, published (between launches).
+  void flush_backlog() {
+    if (!splits()) throw std::logic_error("kcp: pieces for a search that does not split");
+    using Pool = SplitPool<Memory>;
+    const auto head = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel_.split.head);
+    const auto pieces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kernel_.split.pieces);
+    std::int64_t put = 0;
+    for (int s = 0; s < int(head.extent(0)) && !backlog_.empty(); ++s) {
+      if (head(s, Pool::head_state) != 0) continue;
+      const std::vector<std::int64_t>& p = backlog_.front();
+      const std::int64_t length = p[1];
+      if (length > std::int64_t(pieces.extent(1))) throw std::logic_error("kcp: a piece longer than the pool holds");
+      head(s, Pool::head_subproblem) = p[0];
+      head(s, Pool::head_local) = 0;  // read only above the subproblems' depth, where pieces never are
+      head(s, Pool::head_length) = length;
+      auto* words = reinterpret_cast<std::int32_t*>(&pieces(s, 0));
+      for (std::int64_t w = 0; w < 5 * length; ++w) words[w] = static_cast<std::int32_t>(p[std::size_t(2 + w)]);
+      head(s, Pool::head_state) = 2;
+      backlog_.pop_front();
+      ++put;
+    }
+    if (put == 0) return;
+    Kokkos::deep_copy(kernel_.split.pieces, pieces);
+    Kokkos::deep_copy(kernel_.split.head, head);
+    control_(ctl_split_pooled) += put;
+    put_control(ctl_split_pooled);
+    resume_idle_rows();
+  }
   /// The first n values of a View of the state (read in place on the host: no fence of other spaces).
   template <class V>
   static std::vector<typename V::non_const_value_type> fetch(const V& view, std::size_t n) {
@@ -891,7 +1005,7 @@ class ExplainThread {
 /// incumbent and the stop from rank 0; every rank's counters at the end.
 class Distributed {
  public:
-  enum Kind : std::int64_t { msg_solution = 1, msg_status, msg_proof, msg_final, msg_incumbent, msg_stop, msg_nogoods };
+  enum Kind : std::int64_t { msg_solution = 1, msg_status, msg_proof, msg_final, msg_incumbent, msg_stop, msg_nogoods, msg_pieces, msg_want };
   /// What rank 0 (solutions, proofs, stops) or another rank (the incumbent, the stop) sent.
   struct Inbox {
     std::vector<std::pair<std::int64_t, Found>> solutions;  ///< with their subproblem (satisfaction)
@@ -901,6 +1015,10 @@ class Distributed {
     bool stop = false;  ///< from rank 0: stop; at rank 0: a rank stopped on its own (time, a signal)
     bool interrupted = false, timed_out = false;  ///< at rank 0: why
     std::vector<std::int32_t> nogoods;  ///< other ranks' explaining searches' clauses (search/learning.hpp's log)
+    /// End-game splitting: piece logs (Searcher::take_pieces) with their senders; rank 0's last ask
+    /// for pieces (-1: none came).
+    std::vector<std::pair<int, std::vector<std::int64_t>>> pieces;
+    std::int64_t want = -1;
   };
 
   Distributed(Peers& peers, const SearchOptions& o, int complete_rows)
@@ -928,6 +1046,9 @@ class Distributed {
   /// subproblem per complete row: more would leave the other ranks idle at the end while it holds
   /// work), and notes whether its part is done (`idle`: every complete row was idle at the slice's end).
   void supply(Searcher& fleet, bool idle) {
+    // Pieces put in since the slice (share_pieces) are work its rows have not seen.
+    idle = idle && !fresh_ && !fleet.backlog();
+    fresh_ = false;
     if (done()) return;
     if (const std::int64_t to = fleet.take_skip_to(); to > 0) {
       const std::int64_t end = std::min(total_, (to + chunk_size() - 1) >> chunk_log_);
@@ -989,10 +1110,74 @@ class Distributed {
   /// Another rank: its status, when it changed (`open` matters for satisfaction in order only).
   void send_status(std::int64_t open) {
     if (!in_order_) open = 0;
-    if (done() == sent_done_ && open == sent_open_) return;
+    if (done() == sent_done_ && open == sent_open_ && received_ == sent_received_) return;
     sent_done_ = done();
     sent_open_ = open;
-    peers_.send(0, {msg_status, done() ? 1 : 0, open});
+    sent_received_ = received_;
+    peers_.send(0, {msg_status, done() ? 1 : 0, open, received_});
+  }
+
+  /// End-game splitting across ranks (after each receive; search/modes.hpp's SplitPool): while some
+  /// rank's part is done, rank 0 asks every rank still searching for pieces (its rows give that many
+  /// beyond their own waiting rows), and hands each piece log that comes to such a rank (another than
+  /// its sender; to its own fleet when there is none); a rank sends rank 0 what its rows gave for it,
+  /// and puts the pieces it is handed into its fleet (its part is not done until they are searched).
+  /// Rank 0 counts the pieces it hands each rank, and a rank is done only once its status says that
+  /// it received them all, so no piece is in flight when the search ends.
+  void share_pieces(Searcher& fleet, Inbox& in) {
+    if (!fleet.splits()) return;
+    if (in.want >= 0) ask(fleet, in.want);
+    std::vector<std::pair<int, std::vector<std::int64_t>>> logs = std::move(in.pieces);
+    in.pieces.clear();
+    if (asked_ > 0 && !done()) {
+      std::vector<std::int64_t> own = fleet.take_pieces(asked_);
+      if (!own.empty()) {
+        ask(fleet, std::max<std::int64_t>(0, asked_ - piece_count(own)));
+        if (root()) {
+          logs.emplace_back(0, std::move(own));
+        } else {
+          std::vector<std::int64_t> m{msg_pieces};
+          m.insert(m.end(), own.begin(), own.end());
+          peers_.send(0, std::move(m));
+        }
+      }
+    }
+    if (!root()) {
+      for (const auto& [from, log] : logs) put(fleet, log);
+      return;
+    }
+    for (const auto& [from, log] : logs) {
+      int to = 0;
+      for (int k = 0; k < size_; ++k) {
+        const int r = (next_hungry_ + k) % size_;
+        if (done_[std::size_t(r)] && r != from) {
+          to = r;
+          next_hungry_ = (r + 1) % size_;
+          break;
+        }
+      }
+      if (to == 0) {
+        put(fleet, log);
+      } else {
+        std::vector<std::int64_t> m{msg_pieces};
+        m.insert(m.end(), log.begin(), log.end());
+        peers_.send(to, std::move(m));
+        sent_to_[std::size_t(to)] += piece_count(log);
+        done_[std::size_t(to)] = false;
+      }
+    }
+    const std::int64_t hungry = std::count(done_.begin(), done_.end(), true);
+    if (hungry == size_) return;  // the search is over
+    for (int r = 0; r < size_; ++r) {
+      const std::int64_t desired = done_[std::size_t(r)] ? 0 : hungry * std::min<std::int64_t>(rows_, 64);
+      if (desired == want_sent_[std::size_t(r)]) continue;
+      want_sent_[std::size_t(r)] = desired;
+      if (r == 0) {
+        ask(fleet, desired);
+      } else {
+        peers_.send(r, {msg_want, desired});
+      }
+    }
   }
   void send_proof(std::int64_t bound) {
     if (bound <= sent_proof_) return;
@@ -1037,7 +1222,8 @@ class Distributed {
           break;
         }
         case msg_status:
-          done_[r] = m.at(1) != 0;
+          // Done only once every piece rank 0 handed it has arrived there.
+          done_[r] = m.at(1) != 0 && m.at(3) == sent_to_[r];
           open_[r] = m.at(2);
           break;
         case msg_proof:
@@ -1062,6 +1248,12 @@ class Distributed {
         case msg_nogoods:
           for (std::size_t k = 1; k < m.size(); ++k) in.nogoods.push_back(static_cast<std::int32_t>(m[k]));
           break;
+        case msg_pieces:
+          in.pieces.emplace_back(from, std::vector<std::int64_t>(m.begin() + 1, m.end()));
+          break;
+        case msg_want:
+          in.want = m.at(1);
+          break;
         default:
           throw std::runtime_error("kcp: an unknown message from rank " + std::to_string(from));
       }
@@ -1072,7 +1264,7 @@ class Distributed {
   /// counters (their last solutions go to `late`); another rank sends its counters and waits for the
   /// stop.
   void conclude(SearchReport& report, const std::function<void(Inbox&)>& late) {
-    const double idle_s = done() ? seconds_since(done_at_) : 0;
+    const double idle_s = idle_total_s_ + (done() ? seconds_since(done_at_) : 0);
     report.subproblems_skipped += skipped_ << chunk_log_;  // the chunks it moved the shared counter past
     const std::vector<std::int64_t> own = counters(report, idle_s);
     if (!root()) {
@@ -1118,7 +1310,8 @@ class Distributed {
       &SearchReport::explain_literals,    &SearchReport::explain_resolutions, &SearchReport::explain_runs,
       &SearchReport::explain_propagations, &SearchReport::nogoods_learned,  &SearchReport::nogoods_dropped,
       &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures,
-      &SearchReport::nogoods_received,    &SearchReport::nogoods_received_absorbed};
+      &SearchReport::nogoods_received,    &SearchReport::nogoods_received_absorbed, &SearchReport::split_exported,
+      &SearchReport::split_imported};
   static constexpr std::size_t work_count = sizeof(work_counters) / sizeof(work_counters[0]);
   static constexpr std::size_t counted_count = work_count + sizeof(counted) / sizeof(counted[0]);
   /// The work counters, counted, then subproblems solved, chunks, idle microseconds, teams, free teams,
@@ -1148,6 +1341,29 @@ class Distributed {
     to.peak_depth = std::max(to.peak_depth, c.at(k));
   }
 
+  /// The number of pieces in a piece log.
+  static std::int64_t piece_count(const std::vector<std::int64_t>& log) {
+    std::int64_t count = 0;
+    for (std::size_t k = 0; k + 2 <= log.size(); k += 2 + 5 * std::size_t(log[k + 1])) ++count;
+    return count;
+  }
+  /// Has the fleet's rows give `pieces` beyond their own (rank 0 asked for them).
+  void ask(Searcher& fleet, std::int64_t pieces) {
+    asked_ = pieces;
+    fleet.want_pieces(pieces);
+  }
+  /// Pieces handed to this rank: its part is not done until they are searched.
+  void put(Searcher& fleet, const std::vector<std::int64_t>& log) {
+    if (log.empty()) return;
+    fleet.put_pieces(log);
+    received_ += piece_count(log);
+    fresh_ = true;
+    if (done()) {
+      idle_total_s_ += seconds_since(done_at_);
+      done_[std::size_t(rank_)] = false;
+    }
+  }
+
   Peers& peers_;
   int rank_, size_;
   bool static_;
@@ -1166,6 +1382,16 @@ class Distributed {
   std::vector<std::vector<std::int64_t>> final_ = std::vector<std::vector<std::int64_t>>(std::size_t(size_));
   bool sent_done_ = false;
   std::int64_t sent_open_ = -1, sent_proof_ = INT64_MIN;
+  // End-game splitting across ranks (share_pieces): pieces rank 0 asked of this rank, pieces handed
+  // to it (and as its last status said), whether some were put in since the last supply, the idle
+  // time of its earlier done spells; rank 0: pieces handed to each rank, what it last asked of each,
+  // where the next search for a hungry rank starts.
+  std::int64_t asked_ = 0, received_ = 0, sent_received_ = 0;
+  bool fresh_ = false;
+  double idle_total_s_ = 0;
+  std::vector<std::int64_t> sent_to_ = std::vector<std::int64_t>(std::size_t(size_), 0);
+  std::vector<std::int64_t> want_sent_ = std::vector<std::int64_t>(std::size_t(size_), 0);
+  int next_hungry_ = 1;
   bool stop_received_ = false;
 };
 
@@ -1289,6 +1515,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
       slice = run_slice();
       if (dist != nullptr) dist->receive(inbox);
     }
+    if (dist != nullptr) dist->share_pieces(fleet, inbox);
 
     // Hand the new solutions over. Satisfaction with a solution limit: in the order of the
     // sequential search, so that the first solution printed is the one a sequential search following

@@ -129,6 +129,9 @@ struct SearchOptions {
   /// Complete rows take runs of up to this many consecutive subproblems (fewer when what is left over
   /// the complete rows is less; search/modes.hpp); 1: one at a time.
   int subproblem_runs = 1;
+  /// End-game splitting (search/modes.hpp's SplitPool): once no subproblem is left, complete rows
+  /// give open branches of those in hand to rows with none. Never with satisfaction in order.
+  bool end_game_split = true;
   /// Distributed with --learn explain: every rank runs an explaining search (its variable order rotated by
   /// rank) and sends the clauses it shares to every other rank; false: rank 0's alone, the others' rows
   /// learning as with restart.
@@ -158,6 +161,10 @@ struct SearchReport {
   std::int64_t best = INT64_MAX;
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   std::int64_t subproblem_runs = 0;  ///< runs of consecutive subproblems the complete rows took from the counter (SearchOptions::subproblem_runs)
+  std::int64_t split_pieces = 0;     ///< pieces of subproblems complete rows took from others in the end game (SplitPool)
+  bool end_game_split = false;       ///< whether the complete rows split in the end game (SearchOptions::end_game_split)
+  /// Distributed: pieces a rank's rows gave to other ranks, and pieces ranks took from others.
+  std::int64_t split_exported = 0, split_imported = 0;
   int idle_teams = 0;  ///< complete teams with no subproblem left when the search stopped
   int free_teams = 0;  ///< rows on free runs (the portfolio; a Serial team's second row counts)
   std::int64_t restarts = 0, neighbourhoods = 0;  ///< free runs without and with an incumbent

@@ -76,6 +76,7 @@ struct Options {
   int nogood_capacity = 1024;
   int nogood_max_length = 8;
   std::string nogood_watches = "auto";
+  std::string end_game_split = "on";
   int explain_export_length = 8;
   int host_teams = kcp::host_teams_auto;
   int copy_distance = kcp::default_copy_distance;
@@ -131,6 +132,11 @@ void add_options(CLI::App& app, Options& o) {
                  "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "
                  "teams is less; default 1: one at a time, as runs measured no faster)")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--end-game-split", o.end_game_split,
+                 "Once no subproblem is left, teams with none take open branches of the subproblems other teams "
+                 "still search: on (the default) or off (never with satisfaction's first solutions: they keep "
+                 "the sequential search's order)")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
   // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
@@ -355,6 +361,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.teams = o.teams;
   so.subproblem_depth = o.subproblem_depth;
   so.subproblem_runs = o.subproblem_runs;
+  so.end_game_split = o.end_game_split == "on";
   so.max_depth = o.max_depth;
   so.interrupted = &interrupted;
   so.objective = compiled.objective;
@@ -554,11 +561,15 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "rankIdleTime", fmt::format("{:.3f}", idle));
       stat(out, "mpiNogoodsReceived", std::to_string(rep.nogoods_received));
       stat(out, "mpiNogoodsAbsorbed", std::to_string(rep.nogoods_received_absorbed));
+      stat(out, "mpiPiecesSent", std::to_string(rep.split_exported));
+      stat(out, "mpiPiecesReceived", std::to_string(rep.split_imported));
     }
     stat(out, "subproblems", std::to_string(rep.subproblems));
     stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
     stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));
     stat(out, "subproblemRuns", std::to_string(rep.subproblem_runs));
+    stat(out, "endGameSplit", rep.end_game_split ? "true" : "false");
+    stat(out, "splitPieces", std::to_string(rep.split_pieces));
     stat(out, "launches", std::to_string(rep.launches));
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));

@@ -9,7 +9,8 @@ each, --oversubscribe), dynamic and static chunks, with and without learning, th
 - satisfaction: the same first solution, byte for byte (rank 0 prints the sequential search's first,
   whichever rank finds it); with -a the same set of solutions;
 - optimisation: the same final objective and the same completion marker;
-- every rank's statistics are in rank 0's: the ranks, and the subproblems solved or skipped adding up.
+- every rank's statistics are in rank 0's: the ranks, and the subproblems solved or skipped adding up;
+- with four complete teams a rank, the end game's pieces travel between ranks in some of these runs.
 With --instances (a folder of the development set's FlatZinc, .fzn or .fzn.gz): the proven instances that finish in
 seconds give the same proven optimum under 2 ranks as alone (each rank explaining, or rank 0 alone), and the
 ranks' explaining searches send each other clauses.
@@ -106,11 +107,15 @@ def main():
             print('FAIL', what)
 
     base = ['--probe-ms', '0', '--slice-nodes', '4', '-s']
+    # Four complete teams a rank: they split their subproblems in the end game, and hand pieces to
+    # ranks whose part is done (rank 0 passes them on).
+    split = ['--teams', '4', '--portfolio', '0']
+    pieces_received = 0
     for model in models:
         name = os.path.basename(model)
         for space in ('serial', 'openmp'):
-            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none']):
-                if extra == ['-a'] and name == 'late10.fzn':
+            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none'], split, split + ['-a']):
+                if '-a' in extra and name == 'late10.fzn':
                     continue  # 10! solutions
                 args = base + ['--space', space] + extra + [model]
                 alone = run(a.kcp, 1, args)
@@ -124,6 +129,7 @@ def main():
                         continue
                     (sa, ta), (sb, tb) = solutions(alone), solutions(out)
                     st = stats(out)
+                    pieces_received += int(st.get('mpiPiecesReceived', '0'))
                     check(ta == tb, f'{what}: status {tb} against {ta} alone')
                     check(st.get('ranks') == str(ranks), f'{what}: ranks={st.get("ranks")}')
                     if optimising:
@@ -138,6 +144,8 @@ def main():
                             done = int(st['subproblemsSolved']) + int(st['subproblemsSkipped'])
                             check(done == int(st['subproblems']),
                                   f'{what}: {done} subproblems solved or skipped of {st["subproblems"]}')
+
+    check(pieces_received > 0, f'ranks received {pieces_received} pieces of other ranks\' subproblems')
 
     if a.instances:
         received = 0

@@ -92,7 +92,7 @@ TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
         return out;
       };
       const Branch b = branch_towards(p.store(), x, static_cast<std::int32_t>(g));
-      const Decision d{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind};
+      const Decision d{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
       Program left = p, right = p;
       int st = 0;
       Search::apply(d, false, left.store(), st);
@@ -106,7 +106,7 @@ TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
       EXPECT_EQ(both, root) << where;  // disjoint and covering
       if (left.lb[0] != left.ub[0]) {  // a second decision on x takes x = g
         const Branch b2 = branch_towards(left.store(), x, static_cast<std::int32_t>(g));
-        const Decision d2{b2.var, b2.lo, b2.hi, b2.v, static_cast<std::int8_t>(b2.reversed), 0, b2.kind};
+        const Decision d2{b2.var, b2.lo, b2.hi, b2.v, static_cast<std::int8_t>(b2.reversed), 0, b2.kind, 0};
         Search::apply(d2, false, left.store(), st);
         EXPECT_EQ(left.lb[0], g) << where;
         EXPECT_EQ(left.ub[0], g) << where;

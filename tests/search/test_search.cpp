@@ -327,6 +327,62 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
 /// from the root no less. Value decisions (indomain_median: x = v | x != v) and splits that replace an
 /// exhausted one (first_fail/indomain_min) both change the stack; teams of one thread (a plain store)
 /// and, on OpenMP with two threads, of two (a shared store).
+TYPED_TEST(SearchOnBackend, EndGameSplitHandsOutPiecesAndKeepsEveryAnswer) {
+  // Fewer subproblems than teams: the counter runs out at once, and the teams without one take pieces
+  // of the others' (search/modes.hpp's SplitPool), also across launches of a few nodes. Off: none.
+  std::int64_t pieces = 0;
+  for (const bool split : {true, false}) {
+    for (const CopyMode& mode : copy_modes) {
+      for (const int depth : {0, 1, 3}) {
+        for (const std::int64_t slice : {std::int64_t(0), std::int64_t(3)}) {
+          SearchOptions o;
+          o.max_solutions = 0;
+          o.teams = 8;
+          o.subproblem_depth = depth;
+          o.slice_nodes = slice;
+          o.end_game_split = split;
+          mode.apply(o);
+          const std::string what = std::string(split ? "split" : "no split") + ", 2^" + std::to_string(depth) +
+                                   ", slices of " + std::to_string(slice) + ", " + mode.name();
+          const Outcome out = solve_file<TypeParam>(example("queens.fzn"), o);
+          EXPECT_EQ(out.report.end_game_split, split) << what;
+          EXPECT_TRUE(out.report.complete) << what;
+          EXPECT_EQ(out.reported(), 92) << what;
+          EXPECT_EQ(out.distinct.size(), 92u) << what;
+          // Pieces are parts of subproblems: each subproblem still counts once.
+          EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth) << what;
+          EXPECT_EQ(out.report.idle_teams, 8) << what;
+          if (!split) {
+            EXPECT_EQ(out.report.split_pieces, 0) << what;
+          }
+          pieces += out.report.split_pieces;
+
+          SearchOptions b = o;
+          b.max_solutions = 1;
+          const Outcome best = solve_file<TypeParam>(example("backpack.fzn"), b);
+          EXPECT_EQ(best.report.end_game_split, split) << what;
+          EXPECT_TRUE(best.report.complete) << what;
+          EXPECT_EQ(-best.report.best, 51) << what;
+          EXPECT_EQ(best.last()[6], 51) << what;
+          if (!split) {
+            EXPECT_EQ(best.report.split_pieces, 0) << what;
+          }
+          pieces += best.report.split_pieces;
+        }
+      }
+    }
+  }
+  EXPECT_GT(pieces, 0);
+  // Satisfaction's first solutions keep the sequential search's order: no splitting there.
+  SearchOptions first;
+  first.max_solutions = 1;
+  first.teams = 8;
+  first.subproblem_depth = 0;
+  const Outcome out = solve_file<TypeParam>(example("queens.fzn"), first);
+  EXPECT_FALSE(out.report.end_game_split);
+  EXPECT_EQ(out.reported(), 1);
+}
+
 TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysAddUp) {
   struct Case {
     std::string name, text;

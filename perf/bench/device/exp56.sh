@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Session 19, issue 21: end-game splitting (search/modes.hpp's SplitPool) — perf/NOTES.md entry 30.
+#   check: the CUDA test binary's CUDA, portfolio, learning, explaining and EndToEnd cases; compute-sanitizer
+#          memcheck on kcp runs that split (queens -a, rcpsp 15_5's complete search); the differential
+#          through kcp (mixed generator, and --globals with --learning), one process a model.
+#   ab:    one GPU, `--end-game-split on` against `off`, alternating, REPS runs each.
+#   mpi:   1 and 2 GPUs (mpirun -n 2), split on, and 2 GPUs split off, alternating, REPS runs each.
+# Instances: the default's proofs (rcpsp 13_9, 25_3, 41_10, 45_5), the complete search with the portfolio
+# (--learn none: 15_5, 22_6) and alone (--learn none --portfolio 0: 15_5, 22_6).
+# usage (device): [REPS=2] bash perf/bench/device/exp56.sh REV check|ab|mpi ...; carry build/gpu/bin
+# (kcp-REV.gz, kcp_tests-REV.gz) for check and ab, gpu-mpi (mpirt.tgz, kcp-mpi-REV.gz) for mpi,
+# gpu-bench-mznlib, gpu-learn (check).
+set -u
+REV=$1; shift; WHAT="$*"; REPS=${REPS:-2}
+export OMP_PROC_BIND=false
+t0=$SECONDS
+R=/tmp/res; rm -rf $R; mkdir -p $R /tmp/dev
+trap 'tar czf $OUT/exp56-$REV.tgz -C $R .' EXIT
+for f in gpu-bench-mznlib/rcpsp_J30_{13_9,25_3,41_10,45_5,15_5,22_6}.fzn.gz; do gunzip -c $f > /tmp/dev/$(basename $f .gz); done
+nvidia-smi -L | tee $R/gpus.txt
+B=/tmp/kcp-$REV
+[ -f build/gpu/bin/kcp-$REV.gz ] && gunzip -c build/gpu/bin/kcp-$REV.gz > $B && chmod +x $B
+stat_line() { echo "$(grep -E '^%%%mzn-stat: (solveTime|objective|nodes|splitPieces|provedByNogood|rankIdleTime)=' /tmp/o.txt | sed 's/%%%mzn-stat: //' | tr '\n' ' ') $(grep -c '^==========' /tmp/o.txt)opt"; }
+configs=("rcpsp_J30_13_9" "rcpsp_J30_25_3" "rcpsp_J30_41_10" "rcpsp_J30_45_5"
+         "rcpsp_J30_15_5 --learn none" "rcpsp_J30_22_6 --learn none"
+         "rcpsp_J30_15_5 --learn none --portfolio 0" "rcpsp_J30_22_6 --learn none --portfolio 0")
+
+if [[ $WHAT == *check* ]]; then
+  if [ -f build/gpu/bin/kcp_tests-$REV.gz ]; then
+    gunzip -c build/gpu/bin/kcp_tests-$REV.gz > /tmp/kcp_tests && chmod +x /tmp/kcp_tests
+    timeout 240 /tmp/kcp_tests --gtest_filter='*Cuda*:*Portfolio*:*Learning*:*Explaining*:EndToEnd*' > $R/kcp_tests-cuda-$REV.txt 2>&1
+    echo "kcp_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' $R/kcp_tests-cuda-$REV.txt | tr '\n' ' ')"
+    grep -E '^\[  FAILED' $R/kcp_tests-cuda-$REV.txt | head
+    echo "== tests $((SECONDS - t0)) s"
+  fi
+  CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  cp examples/queens.fzn /tmp/dev/
+  timeout 60 $CS --tool memcheck $B -a -s /tmp/dev/queens.fzn > $R/memcheck-queens.txt 2>&1
+  echo "queens -a memcheck rc=$? $(grep -E 'ERROR SUMMARY' $R/memcheck-queens.txt) $(grep -c '^----------' $R/memcheck-queens.txt) solutions $(grep -E '%%%mzn-stat: (splitPieces|nodes)=|^=====' $R/memcheck-queens.txt | tr '\n' ' ')"
+  timeout 60 $CS --tool memcheck $B -s -t 40000 --learn none --portfolio 0 /tmp/dev/rcpsp_J30_15_5.fzn > $R/memcheck-15_5.txt 2>&1
+  echo "15_5 memcheck rc=$? $(grep -E 'ERROR SUMMARY' $R/memcheck-15_5.txt) $(grep -E '%%%mzn-stat: (splitPieces|nodes|solveTime)=|^=====' $R/memcheck-15_5.txt | tr '\n' ' ')"
+  echo "== sanitizer $((SECONDS - t0)) s"
+  for set in plain learn; do
+    tar xzf gpu-learn/$set-diff.tgz -C /tmp
+    pre=""; [ $set = learn ] && pre=--learning
+    timeout 60 python3 tests/differential/diff.py --kcp $B --replay /tmp/$set-diff --jobs 8 --deadline 45 $pre \
+      --keep $R/kept-$set --log $R/differential-$set-cuda-$REV.csv -- --space cuda 2>&1 | tail -2
+  done
+  echo "== differential $((SECONDS - t0)) s"
+fi
+
+if [[ $WHAT == *ab* ]]; then
+  for rep in $(seq $REPS); do
+    for c in "${configs[@]}"; do
+      set -- $c; i=$1; shift
+      for s in off on; do
+        timeout 25 $B -s -t 15000 --end-game-split $s "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+        echo "$i gpus=1 split=$s [$*] $(stat_line)"
+      done
+    done
+    echo "== ab rep $rep $((SECONDS - t0)) s"
+  done | tee $R/ab-$REV.txt
+fi
+
+if [[ $WHAT == *mpi* ]]; then
+  tar xzf gpu-mpi/mpirt.tgz -C /tmp
+  source perf/bench/device/openmpi-env.sh /tmp/mpirt
+  M=/tmp/kcp-mpi-$REV
+  gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $M && chmod +x $M
+  half=$(( $(nproc) / 2 ))
+  for rep in $(seq $REPS); do
+    for c in "${configs[@]}"; do
+      set -- $c; i=$1; shift
+      timeout 25 $M --space cuda -s -t 15000 "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+      echo "$i gpus=1 split=on [$*] $(stat_line)"
+      for s in on off; do
+        timeout 25 mpirun -n 2 --bind-to none -x OMP_NUM_THREADS=$half $M --space cuda -s -t 15000 --end-game-split $s "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+        echo "$i gpus=2 split=$s [$*] $(stat_line)"
+      done
+    done
+    echo "== mpi rep $rep $((SECONDS - t0)) s"
+  done | tee $R/mpi-$REV.txt
+fi
+echo "== total $((SECONDS - t0)) s"

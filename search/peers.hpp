@@ -10,8 +10,10 @@
 //   (fetch-and-min), so a bound reaches every rank within one slice of its own;
 // - messages, in order between two ranks: solutions and status to rank 0, which alone prints; the
 //   incumbent and the stop from rank 0 to the others; the clauses each rank's explaining search
-//   exports, to every other rank; each rank's counters at the end (a peer then drops what still
-//   arrives until every rank's sends have completed: MpiPeers' destructor).
+//   exports, to every other rank; in the end game, pieces of subproblems (open branches) from busy
+//   ranks through rank 0 to ranks whose part is done, and rank 0's asks for them; each rank's counters
+//   at the end (a peer then drops what still arrives until every rank's sends have completed:
+//   MpiPeers' destructor).
 #pragma once
 
 #include <cstdint>

@@ -4,11 +4,14 @@
 #          memcheck on kcp runs that split (queens -a, rcpsp 15_5's complete search); the differential
 #          through kcp (mixed generator, and --globals with --learning), one process a model.
 #   ab:    one GPU, `--end-game-split on` against `off`, alternating, REPS runs each.
-#   mpi:   1 and 2 GPUs (mpirun -n 2), split on, and 2 GPUs split off, alternating, REPS runs each.
+#   scale: 1, 2 and 4 GPUs (mpirun -n K; as many as the machine has), split on, alternating, REPS runs
+#          each; one run of one GPU with split off, and of the complete search (--learn none) of the
+#          default's four instances.
+#   open:  the six instances no GPU proves in 15 s, 1, 2 and 4 GPUs, one run each: final objectives.
 # Instances: the default's proofs (rcpsp 13_9, 25_3, 41_10, 45_5), the complete search with the portfolio
 # (--learn none: 15_5, 22_6) and alone (--learn none --portfolio 0: 15_5, 22_6).
-# usage (device): [REPS=2] bash perf/bench/device/exp56.sh REV check|ab|mpi ...; carry build/gpu/bin
-# (kcp-REV.gz, kcp_tests-REV.gz) for check and ab, gpu-mpi (mpirt.tgz, kcp-mpi-REV.gz) for mpi,
+# usage (device): [REPS=2] bash perf/bench/device/exp56.sh REV check|ab|scale|open ...; carry build/gpu/bin
+# (kcp-REV.gz, kcp_tests-REV.gz) for check and ab, gpu-mpi (mpirt.tgz, kcp-mpi-REV.gz) for scale and open,
 # gpu-bench-mznlib, gpu-learn (check).
 set -u
 REV=$1; shift; WHAT="$*"; REPS=${REPS:-2}
@@ -24,6 +27,23 @@ stat_line() { echo "$(grep -E '^%%%mzn-stat: (solveTime|objective|nodes|splitPie
 configs=("rcpsp_J30_13_9" "rcpsp_J30_25_3" "rcpsp_J30_41_10" "rcpsp_J30_45_5"
          "rcpsp_J30_15_5 --learn none" "rcpsp_J30_22_6 --learn none"
          "rcpsp_J30_15_5 --learn none --portfolio 0" "rcpsp_J30_22_6 --learn none --portfolio 0")
+
+# scale and open: the OpenMPI runtime, the MPI build, the GPU counts, and one run on K GPUs (one rank each).
+mpi_setup() {
+  tar xzf gpu-mpi/mpirt.tgz -C /tmp
+  source perf/bench/device/openmpi-env.sh /tmp/mpirt
+  M=/tmp/kcp-mpi-$REV
+  gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $M && chmod +x $M
+  counts="1 2"; [ $(nvidia-smi -L | wc -l) -ge 4 ] && counts="1 2 4"
+}
+on() {  # GPUS INSTANCE [kcp args]
+  local k=$1 i=$2; shift 2
+  if [ $k = 1 ]; then
+    timeout 30 $M --space cuda -s -t 15000 "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+  else
+    timeout 30 mpirun -n $k --bind-to none -x OMP_NUM_THREADS=$(( $(nproc) / k )) $M --space cuda -s -t 15000 "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+  fi
+}
 
 if [[ $WHAT == *check* ]]; then
   if [ -f build/gpu/bin/kcp_tests-$REV.gz ]; then
@@ -62,23 +82,39 @@ if [[ $WHAT == *ab* ]]; then
   done | tee $R/ab-$REV.txt
 fi
 
-if [[ $WHAT == *mpi* ]]; then
-  tar xzf gpu-mpi/mpirt.tgz -C /tmp
-  source perf/bench/device/openmpi-env.sh /tmp/mpirt
-  M=/tmp/kcp-mpi-$REV
-  gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $M && chmod +x $M
-  half=$(( $(nproc) / 2 ))
-  for rep in $(seq $REPS); do
-    for c in "${configs[@]}"; do
+if [[ $WHAT == *scale* ]]; then
+  # 1, 2 and 4 GPUs (as many as the machine has), split on, REPS runs each, alternating; one run of one
+  # GPU with split off (this machine's baseline of the old code); one run of the default's four
+  # instances' complete search (--learn none) on one GPU.
+  mpi_setup
+  scale_configs=("rcpsp_J30_13_9" "rcpsp_J30_25_3" "rcpsp_J30_41_10" "rcpsp_J30_45_5"
+                 "rcpsp_J30_15_5 --learn none" "rcpsp_J30_22_6 --learn none"
+                 "rcpsp_J30_15_5 --learn none --portfolio 0" "rcpsp_J30_22_6 --learn none --portfolio 0")
+  {
+    for c in "${scale_configs[@]}"; do
       set -- $c; i=$1; shift
-      timeout 25 $M --space cuda -s -t 15000 "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
-      echo "$i gpus=1 split=on [$*] $(stat_line)"
-      for s in on off; do
-        timeout 25 mpirun -n 2 --bind-to none -x OMP_NUM_THREADS=$half $M --space cuda -s -t 15000 --end-game-split $s "$@" /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
-        echo "$i gpus=2 split=$s [$*] $(stat_line)"
-      done
+      on 1 $i --end-game-split off "$@"; echo "$i gpus=1 split=off [$*] $(stat_line)"
     done
-    echo "== mpi rep $rep $((SECONDS - t0)) s"
-  done | tee $R/mpi-$REV.txt
+    for i in rcpsp_J30_13_9 rcpsp_J30_25_3 rcpsp_J30_41_10 rcpsp_J30_45_5; do
+      on 1 $i --learn none; echo "$i gpus=1 split=on [--learn none] $(stat_line)"
+    done
+    echo "== baselines $((SECONDS - t0)) s"
+    for rep in $(seq $REPS); do
+      for c in "${scale_configs[@]}"; do
+        set -- $c; i=$1; shift
+        for k in $counts; do on $k $i "$@"; echo "$i gpus=$k split=on [$*] $(stat_line)"; done
+      done
+      echo "== scale rep $rep $((SECONDS - t0)) s"
+    done
+  } | tee $R/scale-$REV.txt
+fi
+if [[ $WHAT == *open* ]]; then
+  # The six instances no GPU proves in 15 s: final objectives on 1, 2 and 4 GPUs, one run each.
+  mpi_setup
+  for i in accap_accap_a40_f800_t180 traveling-tppv_circ14cnonbal triangular_n39 team-assignment_data3_5_31 nfc_24_4_2 \
+           wordpress_Wordpress7_Offers500; do
+    gunzip -c gpu-bench-mznlib/$i.fzn.gz > /tmp/dev/$i.fzn
+    for k in $counts; do on $k $i; echo "$i gpus=$k $(stat_line)"; done
+  done | tee $R/open-$REV.txt
 fi
 echo "== total $((SECONDS - t0)) s"

@@ -197,6 +197,19 @@ void add_work(SearchReport& to, const SearchReport& from) {
   to.peak_depth = std::max(to.peak_depth, from.peak_depth);
 }
 
+/// Whether the complete rows split their subproblems in the end game (search/modes.hpp's SplitPool):
+/// among two complete rows at least, not with satisfaction in order.
+bool splits_end_game(const SearchOptions& o, int complete_rows) {
+  return o.end_game_split && complete_rows >= 2 && !(o.objective < 0 && o.max_solutions > 0);
+}
+
+/// Subproblems per complete row when the split depth is left to kcp: 16, for balance when a row's
+/// subproblems are its only work; 4 when optimising with end-game splitting, which balances the end
+/// instead (a coarser split saves the dives: perf/NOTES.md entry 30).
+double subproblems_per_row(const SearchOptions& o, int complete_rows) {
+  return o.objective >= 0 && splits_end_game(o, complete_rows) ? 4.0 : 16.0;
+}
+
 /// Copies of stores per row: one every copy_distance of the `levels` below the subproblem's root, at
 /// most 512, and as many as fit in the budget over all rows (none when not even the subproblem's root
 /// fits). The levels below the last one replay from it.
@@ -355,7 +368,8 @@ class SliceSearcher final : public Searcher {
     } else if (options.subproblem_depth >= 0) {
       report.subproblem_depth = options.subproblem_depth;
     } else if (rows_.complete > 1) {
-      report.subproblem_depth = static_cast<int>(std::ceil(std::log2(16.0 * rows_.complete)));
+      report.subproblem_depth =
+          static_cast<int>(std::ceil(std::log2(subproblems_per_row(options, rows_.complete) * rows_.complete)));
     }
     if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
     report.subproblems = std::int64_t(1) << report.subproblem_depth;
@@ -452,10 +466,9 @@ class SliceSearcher final : public Searcher {
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
     kernel_.run_cap = std::max(1, options.subproblem_runs);
-    // End-game splitting: among two complete rows at least, not with satisfaction in order. A slot per
-    // complete row up to 256; pieces from decisions up to 256 levels below the subproblems' roots.
-    report.end_game_split = options.end_game_split && rows_.complete >= 2 &&
-                            !(options.objective < 0 && options.max_solutions > 0);
+    // End-game splitting: a slot per complete row up to 256; pieces from decisions up to 256 levels
+    // below the subproblems' roots.
+    report.end_game_split = splits_end_game(options, rows_.complete);
     if (report.end_game_split)
       kernel_.split = SplitPool<Memory>(std::min(rows_.complete, 256),
                                         static_cast<int>(std::min<std::int64_t>(capacity_, report.subproblem_depth + 256)));
@@ -1708,15 +1721,16 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     const auto start = Clock::now();
     std::unique_ptr<Distributed> dist;
     if (distributed) {
-      // Every rank splits the root into the same subproblems: 2^p of them, 16 per complete row of all
-      // ranks (the largest fleet's rows times K: one process's 16 per row), in 64 K chunks (powers of
-      // two; chunks of one subproblem where there are fewer).
+      // Every rank splits the root into the same subproblems: 2^p of them, 16 (or 4: subproblems_per_row)
+      // per complete row of all ranks (the largest fleet's rows times K: one process's share per row),
+      // in 64 K chunks (powers of two; chunks of one subproblem where there are fewer).
       const int rank = peers->rank(), k = peers->size();
       const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
       const std::int64_t rows = peers->all_max(portfolio_rows(o, teams).complete);
       const int p = o.subproblem_depth >= 0
                         ? o.subproblem_depth
-                        : std::min(40, static_cast<int>(std::ceil(std::log2(16.0 * double(k) * double(rows)))));
+                        : std::min(40, static_cast<int>(std::ceil(std::log2(subproblems_per_row(o, int(rows)) *
+                                                                              double(k) * double(rows)))));
       o.subproblem_depth = p;
       o.chunk_log = std::max(0, p - static_cast<int>(std::ceil(std::log2(64.0 * k))));
       // Other free runs on every rank; an explaining search on every rank, each in its own order (or rank

@@ -126,7 +126,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--subproblems", o.subproblem_depth,
-                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per team)")
+                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per complete team, 4 when "
+                 "optimising with --end-game-split)")
       ->check(CLI::Range(-1, 40));
   app.add_option("--subproblem-runs", o.subproblem_runs,
                  "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "

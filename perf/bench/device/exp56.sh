@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Session 19, issue 21: end-game splitting (search/modes.hpp's SplitPool) — perf/NOTES.md entry 30.
-#   check: the CUDA test binary's CUDA, portfolio, learning, explaining and EndToEnd cases; compute-sanitizer
-#          memcheck on kcp runs that split (queens -a, rcpsp 15_5's complete search); the differential
-#          through kcp (mixed generator, and --globals with --learning), one process a model.
+#   tests: the CUDA test binary's CUDA, portfolio, learning, explaining and EndToEnd cases (also with check).
+#   check: compute-sanitizer memcheck on kcp runs that split (queens -a, rcpsp 15_5's complete search);
+#          the differential through kcp (mixed generator, and --globals with --learning), one process a
+#          model.
 #   ab:    one GPU, `--end-game-split on` against `off`, alternating, REPS runs each.
 #   scale: 1, 2 and 4 GPUs (mpirun -n K; as many as the machine has), split on, alternating, REPS runs
 #          each; one run of one GPU with split off, and of the complete search (--learn none) of the
 #          default's four instances.
+#   psweep: the complete search at the default subproblem depth p, p - 2 and p - 4, 1, 2 and 4 GPUs.
+#   coarse: one GPU, every instance, 5 s, the default split against --subproblems P (default 12).
 #   open:  the six instances no GPU proves in 15 s, 1, 2 and 4 GPUs, one run each: final objectives.
 # Instances: the default's proofs (rcpsp 13_9, 25_3, 41_10, 45_5), the complete search with the portfolio
 # (--learn none: 15_5, 22_6) and alone (--learn none --portfolio 0: 15_5, 22_6).
-# usage (device): [REPS=2] bash perf/bench/device/exp56.sh REV check|ab|scale|open ...; carry build/gpu/bin
-# (kcp-REV.gz, kcp_tests-REV.gz) for check and ab, gpu-mpi (mpirt.tgz, kcp-mpi-REV.gz) for scale and open,
+# usage (device): [REPS=2] bash perf/bench/device/exp56.sh REV tests|check|ab|scale|psweep|coarse|open ...; carry build/gpu/bin
+# (kcp-REV.gz, kcp_tests-REV.gz) for check and ab, gpu-mpi (mpirt.tgz, kcp-mpi-REV.gz) for scale, psweep and open,
 # gpu-bench-mznlib, gpu-learn (check).
 set -u
 REV=$1; shift; WHAT="$*"; REPS=${REPS:-2}
@@ -45,14 +48,15 @@ on() {  # GPUS INSTANCE [kcp args]
   fi
 }
 
+if [[ $WHAT == *tests* || $WHAT == *check* ]] && [ -f build/gpu/bin/kcp_tests-$REV.gz ]; then
+  gunzip -c build/gpu/bin/kcp_tests-$REV.gz > /tmp/kcp_tests && chmod +x /tmp/kcp_tests
+  timeout 300 /tmp/kcp_tests --gtest_filter='*Cuda*:*Portfolio*:*Learning*:*Explaining*:EndToEnd*' > $R/kcp_tests-cuda-$REV.txt 2>&1
+  echo "kcp_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) |tests ran' $R/kcp_tests-cuda-$REV.txt | tr '\n' ' ')"
+  grep -E '^\[  FAILED' $R/kcp_tests-cuda-$REV.txt | head
+  echo "== tests $((SECONDS - t0)) s"
+fi
+
 if [[ $WHAT == *check* ]]; then
-  if [ -f build/gpu/bin/kcp_tests-$REV.gz ]; then
-    gunzip -c build/gpu/bin/kcp_tests-$REV.gz > /tmp/kcp_tests && chmod +x /tmp/kcp_tests
-    timeout 240 /tmp/kcp_tests --gtest_filter='*Cuda*:*Portfolio*:*Learning*:*Explaining*:EndToEnd*' > $R/kcp_tests-cuda-$REV.txt 2>&1
-    echo "kcp_tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' $R/kcp_tests-cuda-$REV.txt | tr '\n' ' ')"
-    grep -E '^\[  FAILED' $R/kcp_tests-cuda-$REV.txt | head
-    echo "== tests $((SECONDS - t0)) s"
-  fi
   CS=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
   cp examples/queens.fzn /tmp/dev/
   timeout 60 $CS --tool memcheck $B -a -s /tmp/dev/queens.fzn > $R/memcheck-queens.txt 2>&1
@@ -116,5 +120,40 @@ if [[ $WHAT == *open* ]]; then
     gunzip -c gpu-bench-mznlib/$i.fzn.gz > /tmp/dev/$i.fzn
     for k in $counts; do on $k $i; echo "$i gpus=$k $(stat_line)"; done
   done | tee $R/open-$REV.txt
+fi
+if [[ $WHAT == *psweep* ]]; then
+  # With splitting the tail no longer needs 16 subproblems per complete team: the complete search's
+  # proofs at the default depth p (16 per team of all ranks), p - 2 (4 per team) and p - 4 (1 per
+  # team), on 1, 2 and 4 GPUs, REPS runs each.
+  mpi_setup
+  {
+    for rep in $(seq $REPS); do
+      for c in "rcpsp_J30_15_5 --learn none --portfolio 0" "rcpsp_J30_22_6 --learn none --portfolio 0" \
+               "rcpsp_J30_15_5 --learn none" "rcpsp_J30_22_6 --learn none"; do
+        set -- $c; i=$1; shift
+        for k in $counts; do
+          on $k $i "$@"
+          d=$(grep -E '^%%%mzn-stat: subproblems=' /tmp/o.txt | sed 's/.*=//' | awk '{print int(log($1)/log(2) + 0.5)}')
+          echo "$i gpus=$k p=$d [$*] $(stat_line)"
+          for q in $((d - 2)) $((d - 4)); do
+            on $k $i --subproblems $q "$@"; echo "$i gpus=$k p=$q [$*] $(stat_line)"
+          done
+        done
+      done
+      echo "== psweep rep $rep $((SECONDS - t0)) s"
+    done
+  } | tee $R/psweep-$REV.txt
+fi
+if [[ $WHAT == *coarse* ]]; then
+  # One GPU, every instance of the set, 5 s: the default split (p = 14: 16 subproblems per complete team)
+  # against P=${P:-12} (4 per team), alternating, one run each.
+  for f in gpu-bench-mznlib/*.fzn.gz; do
+    i=$(basename $f .fzn.gz); gunzip -c $f > /tmp/dev/$i.fzn
+    for q in default ${P:-12}; do
+      a=""; [ $q != default ] && a="--subproblems $q"
+      timeout 20 $B -s -t 5000 $a /tmp/dev/$i.fzn > /tmp/o.txt 2>&1
+      echo "$i p=$q $(stat_line)"
+    done
+  done | tee $R/coarse-$REV.txt
 fi
 echo "== total $((SECONDS - t0)) s"

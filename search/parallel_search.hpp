@@ -13,6 +13,11 @@
 // team's last subproblem shared (those decisions are still on its stack): teams take subproblems in
 // increasing order, so a dive costs about log2(teams) nodes instead of p.
 //
+// The end game (search/modes.hpp's SplitPool, when on): once the counter is empty, a team without a
+// subproblem takes a piece of another team's from a pool, or leaves the launch to try again in the
+// next while some team still holds work; a team holding work gives its shallowest open branch to the
+// pool while teams wait (its decisions down to there, the right branch taken: the taker's prefix).
+//
 // Inside a subproblem, depth-first search by hybrid recomputation: going down, a decision narrows the
 // store in team scratch and the fixpoint runs on it, and every `copy_distance` levels from the
 // subproblem's root down the node's store (after its fixpoint) is copied to the team's next slot in

@@ -1149,9 +1149,7 @@ class Distributed {
         if (root()) {
           logs.emplace_back(0, std::move(own));
         } else {
-          std::vector<std::int64_t> m{msg_pieces};
-          m.insert(m.end(), own.begin(), own.end());
-          peers_.send(0, std::move(m));
+          send_pieces(0, own);
         }
       }
     }
@@ -1172,9 +1170,7 @@ class Distributed {
       if (to == 0) {
         put(fleet, log);
       } else {
-        std::vector<std::int64_t> m{msg_pieces};
-        m.insert(m.end(), log.begin(), log.end());
-        peers_.send(to, std::move(m));
+        send_pieces(to, log);
         sent_to_[std::size_t(to)] += piece_count(log);
         done_[std::size_t(to)] = false;
       }
@@ -1364,6 +1360,11 @@ class Distributed {
   void ask(Searcher& fleet, std::int64_t pieces) {
     asked_ = pieces;
     fleet.want_pieces(pieces);
+  }
+  void send_pieces(int to, const std::vector<std::int64_t>& log) {
+    std::vector<std::int64_t> m{msg_pieces};
+    m.insert(m.end(), log.begin(), log.end());
+    peers_.send(to, std::move(m));
   }
   /// Pieces handed to this rank: its part is not done until they are searched.
   void put(Searcher& fleet, const std::vector<std::int64_t>& log) {

@@ -318,15 +318,6 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
   }
 }
 
-/// Hybrid recomputation changes where a node's store is recomputed from, never the tree: one team,
-/// no split and fixed slices (so that launches, and the restores at their starts, are the same), for
-/// every copy distance, explore the same nodes, failures, solutions and restores as copying only the
-/// subproblem's root. The replays add up: with a copy every level each restore replays exactly the
-/// node's last decision (the first node of the search, at the root, replays none), and its fixpoints
-/// run fewer propagators; any distance replays no more than copying only the root, and recomputing
-/// from the root no less. Value decisions (indomain_median: x = v | x != v) and splits that replace an
-/// exhausted one (first_fail/indomain_min) both change the stack; teams of one thread (a plain store)
-/// and, on OpenMP with two threads, of two (a shared store).
 TYPED_TEST(SearchOnBackend, EndGameSplitHandsOutPiecesAndKeepsEveryAnswer) {
   // Fewer subproblems than teams: the counter runs out at once, and the teams without one take pieces
   // of the others' (search/modes.hpp's SplitPool), also across launches of a few nodes. Off: none.
@@ -383,6 +374,15 @@ TYPED_TEST(SearchOnBackend, EndGameSplitHandsOutPiecesAndKeepsEveryAnswer) {
   EXPECT_EQ(out.reported(), 1);
 }
 
+/// Hybrid recomputation changes where a node's store is recomputed from, never the tree: one team,
+/// no split and fixed slices (so that launches, and the restores at their starts, are the same), for
+/// every copy distance, explore the same nodes, failures, solutions and restores as copying only the
+/// subproblem's root. The replays add up: with a copy every level each restore replays exactly the
+/// node's last decision (the first node of the search, at the root, replays none), and its fixpoints
+/// run fewer propagators; any distance replays no more than copying only the root, and recomputing
+/// from the root no less. Value decisions (indomain_median: x = v | x != v) and splits that replace an
+/// exhausted one (first_fail/indomain_min) both change the stack; teams of one thread (a plain store)
+/// and, on OpenMP with two threads, of two (a shared store).
 TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysAddUp) {
   struct Case {
     std::string name, text;

@@ -43,66 +43,111 @@ struct CumulativeRef {
   KOKKOS_INLINE_FUNCTION std::int64_t use(int i) const { return g.par(c, 1 + n + i); }
 };
 
-/// Narrows task i's start by the profile of the other tasks' compulsory parts (see above).
+/// Task i's view of the others' compulsory parts: task j's part is [latest(j), earliest_end(j)) (its
+/// latest start, its earliest end), when not empty.
 template <class G, class Store>
-KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s) {
-  const int x = t.start(i);
-  const std::int64_t d = t.duration(i), r = t.use(i), cap = t.capacity();
-  if (r > cap) return prop_failed;
-  // Task j's compulsory part [latest(j), earliest_end(j)) (its latest start, its earliest end), and
-  // whether it is another task's and covers time `at`.
-  auto latest = [&](int j) -> std::int64_t { return s.max(t.start(j)); };
-  auto earliest_end = [&](int j) -> std::int64_t { return std::int64_t(s.min(t.start(j))) + t.duration(j); };
-  auto covers = [&](int j, std::int64_t at) { return j != i && latest(j) <= at && at < earliest_end(j); };
-  // Quick exit: the other compulsory parts together leave room for this task anywhere.
-  std::int64_t parts = 0;
-  for (int j = 0; j < t.n; ++j)
-    if (j != i && latest(j) < earliest_end(j)) parts += t.use(j);
-  if (parts + r <= cap) return prop_unchanged;
-  // The others' use at time `at` (compulsory parts only).
-  auto height = [&](std::int64_t at) {
+struct CumulativeProfile {
+  const CumulativeRef<G>& t;
+  int i;
+  const Store& s;
+  std::int64_t d, r, cap;
+
+  KOKKOS_INLINE_FUNCTION CumulativeProfile(const CumulativeRef<G>& t_, int i_, const Store& s_)
+      : t(t_), i(i_), s(s_), d(t_.duration(i_)), r(t_.use(i_)), cap(t_.capacity()) {}
+  KOKKOS_INLINE_FUNCTION std::int64_t latest(int j) const { return s.max(t.start(j)); }
+  KOKKOS_INLINE_FUNCTION std::int64_t earliest_end(int j) const {
+    return std::int64_t(s.min(t.start(j))) + t.duration(j);
+  }
+  /// Whether j is another task whose part covers time `at`.
+  KOKKOS_INLINE_FUNCTION bool covers(int j, std::int64_t at) const {
+    return j != i && latest(j) <= at && at < earliest_end(j);
+  }
+  /// Whether the other parts together leave room for task i anywhere.
+  KOKKOS_INLINE_FUNCTION bool roomy() const {
+    std::int64_t parts = 0;
+    for (int j = 0; j < t.n; ++j)
+      if (j != i && latest(j) < earliest_end(j)) parts += t.use(j);
+    return parts + r <= cap;
+  }
+  /// The others' use at time `at` (compulsory parts only).
+  KOKKOS_INLINE_FUNCTION std::int64_t height(std::int64_t at) const {
     std::int64_t h = 0;
     for (int j = 0; j < t.n; ++j)
       if (covers(j, at)) h += t.use(j);
     return h;
-  };
-  // An overloaded time in [from, from + d): heights change only where a compulsory part starts, so
-  // the window's first time and the part starts inside it are the only candidates. INT64_MIN: none.
-  auto overloaded = [&](std::int64_t from) -> std::int64_t {
+  }
+  /// An overloaded time in [from, from + d): heights change only where a compulsory part starts, so
+  /// the window's first time and the part starts inside it are the only candidates. INT64_MIN: none.
+  KOKKOS_INLINE_FUNCTION std::int64_t overloaded(std::int64_t from) const {
     if (height(from) + r > cap) return from;
     for (int j = 0; j < t.n; ++j) {
       const std::int64_t part = latest(j);
       if (j != i && part > from && part < from + d && part < earliest_end(j) && height(part) + r > cap) return part;
     }
     return INT64_MIN;
-  };
-  int st = prop_unchanged;
-  // Earliest start: an overloaded time `at` stays overloaded until the first covering part ends, so
-  // every start up to that end overlaps it.
-  std::int64_t est = s.min(x);
-  const std::int64_t lst0 = s.max(x);
-  for (std::int64_t at = overloaded(est); at != INT64_MIN && est <= lst0; at = overloaded(est)) {
-    std::int64_t end = INT64_MAX;
-    for (int j = 0; j < t.n; ++j)
-      if (covers(j, at)) end = min64(end, earliest_end(j));
-    if (end == INT64_MAX) break;  // the covering parts shrank meanwhile (another thread): stop here
-    est = end;
   }
+  /// Earliest start: an overloaded time `at` stays overloaded until the first covering part ends, so
+  /// every start up to that end overlaps it. From `est` while it is below `until` (and at most lst):
+  /// the start reached; each covering task goes to `seen(j)`.
+  template <class Seen>
+  KOKKOS_INLINE_FUNCTION std::int64_t sweep_up(std::int64_t est, std::int64_t lst, std::int64_t until,
+                                               const Seen& seen) const {
+    for (std::int64_t at = overloaded(est); at != INT64_MIN && est <= lst && est < until; at = overloaded(est)) {
+      std::int64_t end = INT64_MAX;
+      for (int j = 0; j < t.n; ++j)
+        if (covers(j, at)) end = min64(end, earliest_end(j)), seen(j);
+      if (end == INT64_MAX) break;  // the covering parts shrank meanwhile (another thread): stop here
+      est = end;
+    }
+    return est;
+  }
+  /// Latest start: an overloaded time stays overloaded back to the latest covering part's start, so
+  /// every start whose window reaches it is out. From `lst` while above `until` (and at least est).
+  template <class Seen>
+  KOKKOS_INLINE_FUNCTION std::int64_t sweep_down(std::int64_t lst, std::int64_t est, std::int64_t until,
+                                                 const Seen& seen) const {
+    for (std::int64_t at = overloaded(lst); at != INT64_MIN && lst >= est && lst > until; at = overloaded(lst)) {
+      std::int64_t begin = INT64_MIN;
+      for (int j = 0; j < t.n; ++j)
+        if (covers(j, at)) begin = max64(begin, latest(j)), seen(j);
+      if (begin == INT64_MIN) break;
+      lst = begin - d;
+    }
+    return lst;
+  }
+};
+
+/// Narrows task i's start by the profile of the other tasks' compulsory parts (see above).
+template <class G, class Store>
+KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s) {
+  const int x = t.start(i);
+  const CumulativeProfile<G, Store> p(t, i, s);
+  if (p.r > p.cap) return prop_failed;
+  if (p.roomy()) return prop_unchanged;
+  const auto none = [](int) {};
+  int st = prop_unchanged;
+  const std::int64_t est = p.sweep_up(s.min(x), s.max(x), INT64_MAX, none);
   if (est > s.min(x)) st |= s.narrow_min(x, est);
   if (st & prop_failed) return st;
-  // Latest start: an overloaded time stays overloaded back to the latest covering part's start, so
-  // every start whose window reaches it is out.
-  std::int64_t lst = s.max(x);
-  const std::int64_t est0 = s.min(x);
-  for (std::int64_t at = overloaded(lst); at != INT64_MIN && lst >= est0; at = overloaded(lst)) {
-    std::int64_t begin = INT64_MIN;
-    for (int j = 0; j < t.n; ++j)
-      if (covers(j, at)) begin = max64(begin, latest(j));
-    if (begin == INT64_MIN) break;
-    lst = begin - d;
-  }
+  const std::int64_t lst = p.sweep_down(s.max(x), s.min(x), INT64_MIN, none);
   if (lst < s.max(x)) st |= s.narrow_max(x, lst);
   return st;
+}
+
+/// Explanations (host, search/explain.hpp): the tasks whose compulsory parts, as they are in `s`,
+/// move task i's start to at least `v` (lower) or at most `v` (!lower), each to `seen(j)`; whether
+/// the sweep gets there on `s` alone (false when the change needed another task's narrowing of the
+/// same run). With both bounds of every task seen and task i's bound on that side, the propagator
+/// derives the same bound: the least start the sweep reaches depends only on the parts covering the
+/// overloaded times it stopped at. v past the other bound: the failure of task i.
+template <class G, class Store, class Seen>
+bool cumulative_reasons(const CumulativeRef<G>& t, int i, const Store& s, bool lower, std::int64_t v,
+                        const Seen& seen) {
+  const int x = t.start(i);
+  const CumulativeProfile<G, Store> p(t, i, s);
+  if (p.r > p.cap) return true;
+  if (lower) return p.sweep_up(s.min(x), INT64_MAX, v, seen) >= v;
+  return p.sweep_down(s.max(x), INT64_MIN, v, seen) <= v;
 }
 
 /// Propagates cumulative c of the view g once. Lanes: SerialLanes or VectorLanes (a task per lane).

@@ -53,6 +53,7 @@ struct ExplainingSearch::Impl {
   struct Clause {
     std::vector<Literal> lits;
     double activity = 0;
+    std::int32_t w[2] = {0, 0};  ///< the watched literals (two watched literals: see check_clause)
   };
   /// A variable's domain at some trail position.
   struct Dom {
@@ -80,7 +81,9 @@ struct ExplainingSearch::Impl {
   std::size_t qhead = 0;
   std::vector<char> queued, cqueued;
   std::vector<Clause> clauses;
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> occ;  ///< per variable: (clause, literal)
+  /// Per variable: (clause, literal) of the literals watched on it; entries of literals no longer
+  /// watched are dropped when the variable next changes.
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> occ;
   std::unordered_set<std::uint64_t> known;
   std::vector<Literal> conflict;
   // Heuristics.
@@ -230,11 +233,84 @@ struct ExplainingSearch::Impl {
     for (const std::int32_t k : cqueue) cqueued[std::size_t(k)] = 0;
     cqueue.clear();
   }
-  /// x changed: its propagators, and its clauses with a literal on x now true.
+  /// x changed: its propagators, and its clauses with a watched literal on x now true.
   void notify(int x, const Store& s) {
     for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j) enqueue(dp.var_props(j));
-    for (const auto& [k, i] : occ[std::size_t(x)])
-      if (literal_state(s, clauses[std::size_t(k)].lits[std::size_t(i)]) > 0) enqueue_clause(k);
+    auto& list = occ[std::size_t(x)];
+    std::size_t kept = 0;
+    for (std::size_t j = 0; j < list.size(); ++j) {
+      const auto [k, i] = list[j];
+      const Clause& c = clauses[std::size_t(k)];
+      if (i != c.w[0] && i != c.w[1]) continue;  // no longer watched
+      list[kept++] = list[j];
+      if (literal_state(s, c.lits[std::size_t(i)]) > 0) enqueue_clause(k);
+    }
+    list.resize(kept);
+  }
+  /// Clause k's literals by state: open ones (the first two), a false one (-1: none), and how many open.
+  struct Scan {
+    int opens = 0, open = -1, open2 = -1, falsified = -1;
+  };
+  Scan scan(const std::vector<Literal>& lits, const Store& s) const {
+    Scan r;
+    for (std::size_t i = 0; i < lits.size(); ++i) {
+      const int state = literal_state(s, lits[i]);
+      if (state < 0) {
+        if (r.falsified < 0) r.falsified = int(i);
+      } else if (state == 0) {
+        if (r.opens == 0) r.open = int(i);
+        else if (r.opens == 1) r.open2 = int(i);
+        ++r.opens;
+      }
+    }
+    return r;
+  }
+  /// The trail entry that made true literal l true (-1: at the root).
+  int made_at(const Literal& l) const {
+    if (l.op() != lit_eq) return entry_of(l);
+    return std::max(bound_entry(l.var(), true, l.value), bound_entry(l.var(), false, l.value));
+  }
+  /// Of clause k's true literals other than `but`, the one made true last (-1: none).
+  int latest_true(int k, int but, const Store& s) const {
+    const std::vector<Literal>& lits = clauses[std::size_t(k)].lits;
+    int best_i = -1, best_e = INT32_MIN;
+    for (std::size_t i = 0; i < lits.size(); ++i) {
+      if (int(i) == but || literal_state(s, lits[i]) <= 0) continue;
+      const int e = made_at(lits[i]);
+      if (e > best_e) best_e = e, best_i = int(i);
+    }
+    return best_i;
+  }
+  /// Two watched literals per clause: a clause is woken when a watched literal becomes true, so each
+  /// watches two literals that are not true where it can (then no change of its other literals can make
+  /// it unit); where it cannot, an open or false one and the true one made last, which a backjump
+  /// undoes first. Sets k's watches from the states in s (scanned as `r`).
+  void settle_watches(int k, const Scan& r, const Store& s) {
+    Clause& c = clauses[std::size_t(k)];
+    const auto open_at = [&](int i) { return i >= 0 && literal_state(s, c.lits[std::size_t(i)]) == 0; };
+    int a, b;
+    if (r.opens >= 2) {
+      a = open_at(c.w[0]) ? c.w[0] : open_at(c.w[1]) ? c.w[1] : r.open;
+      b = open_at(c.w[1]) && c.w[1] != a ? c.w[1] : open_at(c.w[0]) && c.w[0] != a ? c.w[0] : r.open == a ? r.open2 : r.open;
+    } else if (r.opens == 1) {
+      a = r.open;
+      b = r.falsified >= 0 ? r.falsified : latest_true(k, a, s);
+    } else if (r.falsified >= 0) {
+      a = r.falsified;
+      b = latest_true(k, a, s);
+    } else {
+      a = latest_true(k, -1, s);
+      b = latest_true(k, a, s);
+    }
+    if (a < 0) a = b >= 0 ? b : 0;
+    if (b < 0) b = a;
+    const auto watch = [&](int i) {
+      if (i != c.w[0] && i != c.w[1]) occ[std::size_t(c.lits[std::size_t(i)].var())].emplace_back(k, i);
+    };
+    watch(a);
+    if (b != a) watch(b);
+    c.w[0] = a;
+    c.w[1] = b;
   }
   void push_entry(int x, int kind, std::int64_t old_v, std::int64_t new_v, int word, std::int32_t reason, int from, int lit) {
     std::int32_t& last = kind == kind_lb ? last_lb[std::size_t(x)] : kind == kind_ub ? last_ub[std::size_t(x)] : last_word[std::size_t(x)];
@@ -290,15 +366,10 @@ struct ExplainingSearch::Impl {
   bool check_clause(int k) {
     const Store s = store();
     const std::vector<Literal>& lits = clauses.at(std::size_t(k)).lits;  // checked: ids change at deletions
-    int open = -1;
-    for (std::size_t i = 0; i < lits.size(); ++i) {
-      const int state = literal_state(s, lits[i]);
-      if (state < 0) return false;
-      if (state == 0) {
-        if (open >= 0) return false;
-        open = static_cast<int>(i);
-      }
-    }
+    const Scan r = scan(lits, s);
+    settle_watches(k, r, s);
+    if (r.falsified >= 0 || r.opens >= 2) return false;
+    const int open = r.open;
     clauses[std::size_t(k)].activity += clause_inc;
     if (open < 0) {
       conflict = lits;
@@ -421,17 +492,7 @@ struct ExplainingSearch::Impl {
   bool derives(int q, const std::vector<Literal>& cand, const std::vector<char>& keep, const std::vector<Literal>& targets) {
     const Store x = scratch();
     const int b = scope_begin[std::size_t(q)], e = scope_begin[std::size_t(q) + 1];
-    for (std::size_t i = 0; i < cand.size(); ++i) {
-      if (!keep[i]) continue;
-      const Literal& l = cand[i];
-      const auto y = std::size_t(l.var());
-      if (l.op() == lit_ge) xlb[y] = l.value;
-      else if (l.op() == lit_le) xub[y] = l.value;
-      else {
-        const std::int64_t off = std::int64_t(l.value) - prog.bits_base[y];
-        xbits[std::size_t(prog.bits_at[y] + (off >> 6))] &= ~(DomainWord(1) << (off & 63));
-      }
-    }
+    load_scratch(cand, keep);
     bool ok = false, failed = false;
     for (int j = b; j < e && !failed; ++j) failed = (x.normalise(scope_vars[std::size_t(j)]) & prop_failed) != 0;
     const auto reached = [&]() {
@@ -447,14 +508,101 @@ struct ExplainingSearch::Impl {
       else if (!(r & prop_changed)) break;
     }
     ok = ok || failed;
-    for (int j = b; j < e; ++j) reset_scratch(scope_vars[std::size_t(j)]);
+    reset_scope(q);
     return ok;
+  }
+  /// The scratch store (at the level-0 domains over q's scope) narrowed by the kept literals of `cand`.
+  void load_scratch(const std::vector<Literal>& cand, const std::vector<char>& keep) {
+    for (std::size_t i = 0; i < cand.size(); ++i) {
+      if (!keep[i]) continue;
+      const Literal& l = cand[i];
+      const auto y = std::size_t(l.var());
+      if (l.op() == lit_ge) xlb[y] = l.value;
+      else if (l.op() == lit_le) xub[y] = l.value;
+      else {
+        const std::int64_t off = std::int64_t(l.value) - prog.bits_base[y];
+        xbits[std::size_t(prog.bits_at[y] + (off >> 6))] &= ~(DomainWord(1) << (off & 63));
+      }
+    }
+  }
+  void reset_scope(int q) {
+    for (int j = scope_begin[std::size_t(q)]; j < scope_begin[std::size_t(q) + 1]; ++j) reset_scratch(scope_vars[std::size_t(j)]);
   }
   void reset_scratch(int y) {
     const auto ys = std::size_t(y);
     xlb[ys] = r0lb[ys];
     xub[ys] = r0ub[ys];
     for (int w = 0; w < words_of[ys]; ++w) xbits[std::size_t(prog.bits_at[ys] + w)] = r0bits[std::size_t(prog.bits_at[ys] + w)];
+  }
+
+  /// A cumulative's change or failure (cand: its box): the run replayed on the box task by task as
+  /// domains/cumulative.hpp's cumulative_task does, noting which tasks' compulsory parts each sweep
+  /// met (its reasons); the explanation keeps the box literals of the task that made the target (or
+  /// failed) and of its reasons, and of theirs when narrowed earlier in the run. False when the replay
+  /// does not reach the target (another kind of target), leaving `keep` to the generic minimisation.
+  bool cumulative_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group,
+                       const std::vector<Literal>& targets, std::vector<char>& keep) {
+    constexpr int f = global_family<Cumulative>;
+    if (q < dp.global_first[f] || q >= dp.global_first[f + 1]) return false;
+    const int c = q - dp.global_first[f];
+    using Ref = CumulativeRef<GlobalView<Kokkos::HostSpace>>;
+    const Ref t{dp.global[f], c, dp.global[f].arity(c)};
+    for (const Literal& l : targets)
+      if (l.var() != targets[0].var()) return false;
+    const Store x = scratch();
+    std::fill(keep.begin(), keep.end(), 1);
+    load_scratch(cand, keep);
+    // reasons[k]: the tasks whose parts task k's sweeps met; narrowed[k]: task k changed (order: at k).
+    const auto n = std::size_t(t.n);
+    std::vector<std::vector<int>> reasons(n);
+    std::vector<char> narrowed(n, 0);
+    int culprit = -1;
+    for (int k = 0; k < t.n && culprit < 0; ++k) {
+      const int y = t.start(k);
+      const CumulativeProfile<GlobalView<Kokkos::HostSpace>, Store> p(t, k, x);
+      if (p.r > p.cap) {
+        culprit = k;  // fails whatever the domains
+        break;
+      }
+      if (p.roomy()) continue;
+      const auto see = [&](int j) { reasons[std::size_t(k)].push_back(j); };
+      int st = prop_unchanged;
+      const std::int64_t est = p.sweep_up(x.min(y), x.max(y), INT64_MAX, see);
+      if (est > x.min(y)) st |= x.narrow_min(y, est);
+      if (!(st & prop_failed)) {
+        const std::int64_t lst = p.sweep_down(x.max(y), x.min(y), INT64_MIN, see);
+        if (lst < x.max(y)) st |= x.narrow_max(y, lst);
+      }
+      if (st & prop_failed) culprit = k;
+      else if (st & prop_changed) narrowed[std::size_t(k)] = 1;
+      if (culprit < 0 && !targets.empty() && y == targets[0].var() &&
+          std::all_of(targets.begin(), targets.end(), [&](const Literal& l) { return literal_state(x, l) > 0; }))
+        culprit = k;
+    }
+    reset_scope(q);
+    if (culprit < 0) return false;
+    // The culprit, its reasons, and theirs for the reasons narrowed before it in the run.
+    std::vector<char> in(n, 0);
+    std::vector<int> todo{culprit};
+    in[std::size_t(culprit)] = 1;
+    while (!todo.empty()) {
+      const int k = todo.back();
+      todo.pop_back();
+      for (const int j : reasons[std::size_t(k)]) {
+        if (in[std::size_t(j)]) continue;
+        in[std::size_t(j)] = 1;
+        if (narrowed[std::size_t(j)] && j < k) todo.push_back(j);
+      }
+    }
+    // Group g holds the literals of the scope's g-th variable (the scope in increasing variable order).
+    const auto first = scope_vars.begin() + scope_begin[std::size_t(q)], last = scope_vars.begin() + scope_begin[std::size_t(q) + 1];
+    std::fill(keep.begin(), keep.end(), 0);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!in[j]) continue;
+      const auto g = std::size_t(std::lower_bound(first, last, t.start(int(j))) - first);
+      for (int k = group[g]; k < group[g + 1]; ++k) keep[std::size_t(k)] = 1;
+    }
+    return true;
   }
 
   /// Why propagator q, run at trail position `from`, derived `targets` (none: failed): its box, minimised.
@@ -469,6 +617,17 @@ struct ExplainingSearch::Impl {
     }
     if (cand.empty() || int(cand.size()) > opt.max_minimise_literals) return cand;
     std::vector<char> keep(cand.size(), 1);
+    // A family's own reasons first, checked by one run (else the generic minimisation from the box).
+    if (cumulative_keep(q, cand, group, targets, keep)) {
+      if (derives(q, cand, keep, targets)) {
+        ++st.family_explanations;
+        std::vector<Literal> out;
+        for (std::size_t i = 0; i < cand.size(); ++i)
+          if (keep[i]) out.push_back(cand[i]);
+        return out;
+      }
+      std::fill(keep.begin(), keep.end(), 1);
+    }
     if (!derives(q, cand, keep, targets)) return cand;  // not expected: the run derived them from the box
     // Variables dropped by halves: a range of them at once, else each half (few runs when few
     // variables are needed, as a cumulative's explanation needs few of its tasks).
@@ -647,12 +806,15 @@ struct ExplainingSearch::Impl {
     for (const std::int32_t k : recheck) enqueue_clause(k);
   }
 
-  /// Adds a clause (watching every literal) and returns its id.
+  /// Adds a clause, watching two of its literals as the store is now (settle_watches), and returns its id.
   int add_clause(std::vector<Literal> lits) {
     const int k = static_cast<int>(clauses.size());
-    for (std::size_t i = 0; i < lits.size(); ++i) occ[std::size_t(lits[i].var())].emplace_back(k, static_cast<std::int32_t>(i));
     known.insert(nogood_hash(lits));
     clauses.push_back(Clause{std::move(lits), clause_inc});
+    Clause& c = clauses.back();
+    c.w[0] = c.w[1] = -1;
+    const Store s = store();
+    settle_watches(k, scan(c.lits, s), s);
     cqueued.push_back(0);
     return k;
   }

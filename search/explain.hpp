@@ -55,6 +55,7 @@ struct ExplainStats {
   std::int64_t learned = 0, learned_literals = 0, exported = 0, imported = 0, deleted = 0;
   std::int64_t propagations = 0, clause_propagations = 0;
   std::int64_t resolutions = 0, explain_runs = 0;  ///< resolution steps, propagator runs to minimise boxes
+  std::int64_t family_explanations = 0;  ///< boxes a family explained itself (a cumulative's parts), one run each
 };
 
 /// The search. `program`: as the fleet runs it (bitsets given, root to fixpoint or not).

@@ -917,7 +917,10 @@ class ExplainThread {
     if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
     ExplainOptions eo;
     eo.objective = o.objective;
-    eo.restart_base = o.restart_base;
+    // Variants beside the first restart on other units too: 1, 2, 1/2 and 4 times the base, in turn.
+    static constexpr double restart_scale[] = {1.0, 2.0, 0.5, 4.0};
+    eo.restart_base = std::max<std::int64_t>(
+        1, std::llround(double(o.restart_base) * restart_scale[std::size_t(o.explain_variant) % 4]));
     eo.export_length = std::min(o.explain_export_length, o.nogood_max_length);
     for (const SearchPhase& ph : o.phases) eo.order.insert(eo.order.end(), ph.vars.begin(), ph.vars.end());
     if (o.explain_variants > 1 && !eo.order.empty())
@@ -1010,6 +1013,51 @@ class ExplainThread {
   volatile int quit_ = 0;
   volatile int failed_ = 0;
   std::thread thread_;
+};
+
+/// The process's explaining searches (SearchOptions::explain_threads): each on its own thread, variant
+/// rank * threads + i of ranks * threads. The driver takes, hands and shares with all of them at once.
+class ExplainCrew {
+ public:
+  ExplainCrew(const Program& program, const SearchOptions& o, int threads) {
+    for (int i = 0; i < threads; ++i) {
+      SearchOptions v = o;
+      v.explain_variant = o.explain_variant * threads + i;
+      v.explain_variants = o.explain_variants * threads;
+      crew_.push_back(std::make_unique<ExplainThread>(program, v));
+    }
+  }
+  int size() const { return static_cast<int>(crew_.size()); }
+  void take(std::vector<Found>& found, std::vector<std::int32_t>& learned) {
+    for (auto& t : crew_) t->take(found, learned);
+  }
+  void hand(std::int64_t best, const std::vector<std::int32_t>& incumbent) {
+    for (auto& t : crew_) t->hand(best, incumbent);
+  }
+  void share(const NogoodStore& store) {
+    for (auto& t : crew_) t->share(store);
+  }
+  /// Stops every thread and adds their figures to `report`.
+  void stop(SearchReport& report) {
+    for (auto& t : crew_) t->stop();
+    report.explain_threads = size();
+    for (auto& t : crew_) {
+      const ExplainStats& e = t->stats();
+      report.explain_nodes += e.nodes;
+      report.explain_conflicts += e.conflicts;
+      report.explain_learned += e.learned;
+      report.explain_exported += e.exported;
+      report.explain_literals += e.learned_literals;
+      report.explain_resolutions += e.resolutions;
+      report.explain_runs += e.explain_runs;
+      report.explain_family += e.family_explanations;
+      report.explain_propagations += e.propagations + e.clause_propagations;
+      report.explain_failed = report.explain_failed || t->failed();
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<ExplainThread>> crew_;
 };
 
 /// A distributed search's part in the driver (search/peers.hpp): deals this rank's chunks of
@@ -1320,7 +1368,7 @@ class Distributed {
       &SearchReport::explain_propagations, &SearchReport::nogoods_learned,  &SearchReport::nogoods_dropped,
       &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures,
       &SearchReport::nogoods_received,    &SearchReport::nogoods_received_absorbed, &SearchReport::split_exported,
-      &SearchReport::split_imported};
+      &SearchReport::split_imported,      &SearchReport::explain_threads,   &SearchReport::explain_family};
   static constexpr std::size_t work_count = sizeof(work_counters) / sizeof(work_counters[0]);
   static constexpr std::size_t counted_count = work_count + sizeof(counted) / sizeof(counted[0]);
   /// The work counters, counted, then subproblems solved, chunks, idle microseconds, teams, free teams,
@@ -1425,7 +1473,7 @@ std::unique_ptr<Searcher> make_searcher(const Program& program, const SearchOpti
 /// the helper's slices while the fleet's runs; between slices it hands new solutions to the caller,
 /// shares the best objective and the incumbent between the two, checks the time limit and the
 /// interrupt flag, and decides when to stop (when the fleet's complete rows are all idle).
-SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explain, Distributed* dist,
+SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain, Distributed* dist,
                         const Program& program, const SearchOptions& options, const SolutionCallback& on_solution,
                         Clock::time_point start) {
   SearchReport report = fleet.setup;
@@ -1664,19 +1712,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainThread* explai
   if (unreported) report.complete = false;
 
   fleet.add_totals(report);
-  if (explain != nullptr) {
-    explain->stop();
-    const ExplainStats& e = explain->stats();
-    report.explain_nodes = e.nodes;
-    report.explain_conflicts = e.conflicts;
-    report.explain_learned = e.learned;
-    report.explain_exported = e.exported;
-    report.explain_literals = e.learned_literals;
-    report.explain_resolutions = e.resolutions;
-    report.explain_runs = e.explain_runs;
-    report.explain_propagations = e.propagations + e.clause_propagations;
-    report.explain_failed = explain->failed();
-  }
+  if (explain != nullptr) explain->stop(report);
   if (helper != nullptr) {
     SearchReport h;
     helper->add_totals(h);
@@ -1752,11 +1788,13 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     using Host = Kokkos::DefaultHostExecutionSpace;
     const bool beside_gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const int host_teams = o.host_teams == host_teams_auto ? (beside_gpu ? -1 : 0) : o.host_teams;
+    const int explainers =
+        o.explain_threads == explain_threads_auto ? explain_threads_for(beside_gpu, Host().concurrency()) : o.explain_threads;
     if (host_teams != 0 && o.objective >= 0 && portfolio_rows(o, 2).free > 0) {
       SearchOptions h = o;
       h.teams = std::max(0, host_teams);
-      // Every host thread but one: the explaining thread takes the last core.
-      if (h.teams == 0 && o.learn == LearnMode::explain) h.teams = std::max(1, Host().concurrency() - 1);
+      // Every host thread but the explaining threads'.
+      if (h.teams == 0 && o.learn == LearnMode::explain) h.teams = std::max(1, Host().concurrency() - explainers);
       h.team_size = h.vector_length = 0;
       h.scratch_level = -1;
       helper = make_searcher<Host>(program, h, default_launch_params<Host>(), true);
@@ -1765,8 +1803,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // ma-path-finding, whose GPU slices take a second). Beside a host fleet they take turns.
       if (beside_gpu) helper->aim(1.0);
     }
-    std::unique_ptr<ExplainThread> explain;
-    if (o.learn == LearnMode::explain) explain = std::make_unique<ExplainThread>(program, o);
+    std::unique_ptr<ExplainCrew> explain;
+    if (o.learn == LearnMode::explain) explain = std::make_unique<ExplainCrew>(program, o, explainers);
     return run_search(*fleet, helper.get(), explain.get(), dist.get(), program, o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&

@@ -10,6 +10,7 @@
 #include "search/modes.hpp"
 #include "search/peers.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -35,6 +36,8 @@ constexpr double auto_ac1_reads = 16;
 
 /// SearchOptions::host_teams: the backend's default.
 constexpr int host_teams_auto = -2;
+/// SearchOptions::explain_threads: the backend's default (explain_threads_for).
+constexpr int explain_threads_auto = 0;
 
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
@@ -136,8 +139,12 @@ struct SearchOptions {
   /// rank) and sends the clauses it shares to every other rank; false: rank 0's alone, the others' rows
   /// learning as with restart.
   bool explain_every_rank = true;
+  /// LearnMode::explain: explaining searches per process, each on a host thread of its own, each in its
+  /// own variable order and restart unit, sharing their clauses through the pool between slices (beside
+  /// a GPU they take host threads from the host's rows). explain_threads_auto: explain_threads_for.
+  int explain_threads = explain_threads_auto;
   /// The explaining search's variable order rotated by variant / variants of its length (a distributed
-  /// search's rank and ranks).
+  /// search's rank and ranks; the process's threads divide a rank's share).
   int explain_variant = 0, explain_variants = 1;
 };
 
@@ -146,6 +153,12 @@ struct RankFigures {
   std::int64_t nodes = 0, subproblems_solved = 0, chunks = 0;
   double idle_s = 0;  ///< from when its part of the tree was done to the end
 };
+
+/// SearchOptions::explain_threads_auto: one explaining search beside a host fleet (which has the
+/// cores), and beside a GPU one per four host threads, at most four (perf/NOTES.md entry 31).
+inline int explain_threads_for(bool beside_gpu, int host_threads) {
+  return beside_gpu ? std::clamp(host_threads / 4, 1, 4) : 1;
+}
 
 /// SearchOptions::portfolio by default.
 constexpr double default_portfolio = 0.5;
@@ -179,7 +192,9 @@ struct SearchReport {
   /// its propagations (propagators and clauses).
   std::int64_t explain_nodes = 0, explain_conflicts = 0, explain_learned = 0, explain_exported = 0;
   std::int64_t explain_literals = 0, explain_resolutions = 0, explain_runs = 0, explain_propagations = 0;
-  bool explain_failed = false;  ///< the explaining thread ended on an exception (out of memory); the rest went on
+  std::int64_t explain_family = 0;  ///< of the explanations, those a family gave itself (search/explain.hpp)
+  bool explain_failed = false;  ///< an explaining thread ended on an exception (out of memory); the rest went on
+  std::int64_t explain_threads = 0;  ///< explaining searches (distributed: over every rank)
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
   /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.

@@ -79,6 +79,7 @@ struct Options {
   std::string end_game_split = "on";
   int explain_export_length = 8;
   int host_teams = kcp::host_teams_auto;
+  int explain_threads = kcp::explain_threads_auto;
   int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
   bool preprocess = true;
@@ -189,6 +190,11 @@ void add_options(CLI::App& app, Options& o) {
                  "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
                  "its failures and learns clauses by conflict analysis, the short ones shared; the default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
+  app.add_option("--explain-threads", o.explain_threads,
+                 "With --learn explain: explaining searches per process, each on a host thread, in its own variable "
+                 "order and restart unit, sharing their clauses (0, the default: one per four host threads beside "
+                 "a GPU, at most four, taken from --host-teams -1's; one on the host's backends)")
+      ->check(CLI::Range(0, 256));
   app.add_option("--mpi-work", o.mpi_work,
                  "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
                  "the default) or static (chunks dealt round-robin by rank)")
@@ -405,6 +411,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.nogood_max_length = o.nogood_max_length;
   so.nogood_watches = o.nogood_watches == "on" ? 1 : o.nogood_watches == "off" ? 0 : -1;
   so.host_teams = o.host_teams;
+  so.explain_threads = o.explain_threads;
   so.peers = process_peers();
   so.static_chunks = o.mpi_work == "static";
   so.explain_every_rank = o.mpi_explain == "all";
@@ -531,6 +538,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "provedByNogood", rep.proved_by_nogood ? "true" : "false");
     }
     if (so.learn == LearnMode::explain && optimise) {
+      stat(out, "explainThreads", std::to_string(rep.explain_threads));
       stat(out, "explainNodes", std::to_string(rep.explain_nodes));
       stat(out, "explainConflicts", std::to_string(rep.explain_conflicts));
       stat(out, "explainLearned", std::to_string(rep.explain_learned));
@@ -538,6 +546,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "explainExported", std::to_string(rep.explain_exported));
       stat(out, "explainResolutions", std::to_string(rep.explain_resolutions));
       stat(out, "explainRuns", std::to_string(rep.explain_runs));
+      stat(out, "explainFamilyReasons", std::to_string(rep.explain_family));
       stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
       stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
       if (rep.explain_failed) stat(out, "explainFailed", "true");

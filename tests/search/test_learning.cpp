@@ -526,7 +526,7 @@ int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vecto
 /// all models it learned from conflicts, with resolution steps and minimised explanations.
 TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
   const int models = test::quick_mode() ? 100 : 400;
-  std::int64_t learned = 0, resolutions = 0, runs = 0, imported = 0, deleted = 0;
+  std::int64_t learned = 0, resolutions = 0, runs = 0, imported = 0, deleted = 0, family = 0;
   int read = 0, proofs = 0;
   for (int seed = 0; seed < models; ++seed) {
     int objective = -1;
@@ -576,14 +576,18 @@ TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
     deleted += e.stats().deleted;
     resolutions += e.stats().resolutions;
     runs += e.stats().explain_runs;
+    family += e.stats().family_explanations;
   }
-  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs, %lld imported, %lld deleted\n",
-              (long long)learned, (long long)resolutions, (long long)runs, (long long)imported, (long long)deleted);
+  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs (%lld family reasons), %lld imported, "
+              "%lld deleted\n",
+              (long long)learned, (long long)resolutions, (long long)runs, (long long)family, (long long)imported,
+              (long long)deleted);
   EXPECT_EQ(std::int64_t(read), learned + models);  // every clause, and one proof per model
   EXPECT_EQ(proofs, models);
   EXPECT_GT(learned, models);
   EXPECT_GT(resolutions, 0);
   EXPECT_GT(runs, 0);
+  EXPECT_GT(family, 0);  // cumulatives explained by their own reasons
   EXPECT_GT(imported, 0);
   EXPECT_GT(deleted, 0);
 }
@@ -641,7 +645,7 @@ template <class Space>
 class LearningOnBackend : public ::testing::Test {};
 TYPED_TEST_SUITE(LearningOnBackend, test::Backends, test::BackendName);
 
-/// On random small models, with learning on (restarts, every run, the explaining thread beside; one
+/// On random small models, with learning on (restarts, every run, one or three explaining threads beside; one
 /// team alternating, several, the host's rows beside; runs from the root only, neighbourhoods, or a
 /// share of restarts beside them): the optimum complete search proves, proven; every solution improving; and no
 /// nogood learned excludes a solution better than the bound it was learned under (brute force over
@@ -653,12 +657,14 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
     bool lns;
     double restart_share;
     int host_teams;
+    int explain_threads = explain_threads_auto;
   };
   const std::vector<Shape> shapes{{1, LearnMode::restart, false, 0, 0},
                                   {2, LearnMode::all, true, 0, 0},
                                   {3, LearnMode::restart, true, 0.5, 0},
                                   {4, LearnMode::all, true, 0.3, 1},
-                                  {2, LearnMode::explain, true, 0.2, 0}};
+                                  {2, LearnMode::explain, true, 0.2, 0},
+                                  {1, LearnMode::explain, false, 0, 0, 3}};
   const int models = test::quick_mode() ? 12 : 40;
   std::int64_t learned = 0, propagations = 0, proofs = 0, checked = 0;
   for (int seed = 0; seed < models; ++seed) {
@@ -678,6 +684,7 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
       o.restart_share = shape.restart_share;
       o.host_teams = shape.host_teams;
       o.learn = shape.learn;
+      o.explain_threads = shape.explain_threads;
       o.slice_nodes = 2;
       o.seed = std::uint64_t(seed);
       const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(shape.teams) + " teams";
@@ -701,6 +708,13 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
       EXPECT_EQ(r.best, optimum) << where;
       EXPECT_TRUE(improving) << where;
       EXPECT_LE(r.nogoods_kept, r.nogoods_learned) << where;
+      if (shape.learn == LearnMode::explain) {
+        if (shape.explain_threads != explain_threads_auto) {
+          EXPECT_EQ(r.explain_threads, shape.explain_threads) << where;
+        } else {
+          EXPECT_GE(r.explain_threads, 1) << where;
+        }
+      }
       learned += r.nogoods_learned;
       propagations += r.nogood_propagations + r.nogood_failures;
       proofs += r.proved_by_nogood ? 1 : 0;

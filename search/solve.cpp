@@ -1179,8 +1179,8 @@ class Distributed {
   }
 
   /// End-game splitting across ranks (after each receive; search/modes.hpp's SplitPool): while some
-  /// rank's part is done, rank 0 asks every rank still searching for pieces (its rows give that many
-  /// beyond their own waiting rows), and hands each piece log that comes to such a rank (another than
+  /// rank's part is done, rank 0 asks every rank still searching for pieces (one per complete row of
+  /// every hungry rank; its rows give that many beyond their own waiting rows), and hands each piece log that comes to such a rank (another than
   /// its sender; to its own fleet when there is none); a rank sends rank 0 what its rows gave for it,
   /// and puts the pieces it is handed into its fleet (its part is not done until they are searched).
   /// Rank 0 counts the pieces it hands each rank, and a rank is done only once its status says that
@@ -1226,7 +1226,9 @@ class Distributed {
     const std::int64_t hungry = std::count(done_.begin(), done_.end(), true);
     if (hungry == size_) return;  // the search is over
     for (int r = 0; r < size_; ++r) {
-      const std::int64_t desired = done_[std::size_t(r)] ? 0 : hungry * std::min<std::int64_t>(rows_, 64);
+      // A piece for every complete row of each hungry rank (64 at most before: a rank idled a third of
+      // diameterc-mst's end on two GPUs, fetching its next 64; perf/NOTES.md entry 31).
+      const std::int64_t desired = done_[std::size_t(r)] ? 0 : hungry * rows_;
       if (desired == want_sent_[std::size_t(r)]) continue;
       want_sent_[std::size_t(r)] = desired;
       if (r == 0) {

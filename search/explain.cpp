@@ -53,7 +53,7 @@ struct ExplainingSearch::Impl {
   struct Clause {
     std::vector<Literal> lits;
     double activity = 0;
-    std::int32_t w[2] = {0, 0};  ///< the watched literals (two watched literals: see check_clause)
+    std::int32_t w[2] = {0, 0};  ///< the two watched literals' indices (settle_watches)
   };
   /// A variable's domain at some trail position.
   struct Dom {
@@ -545,8 +545,7 @@ struct ExplainingSearch::Impl {
     constexpr int f = global_family<Cumulative>;
     if (q < dp.global_first[f] || q >= dp.global_first[f + 1]) return false;
     const int c = q - dp.global_first[f];
-    using Ref = CumulativeRef<GlobalView<Kokkos::HostSpace>>;
-    const Ref t{dp.global[f], c, dp.global[f].arity(c)};
+    const CumulativeRef<GlobalView<Kokkos::HostSpace>> t{dp.global[f], c, dp.global[f].arity(c)};
     for (const Literal& l : targets)
       if (l.var() != targets[0].var()) return false;
     const Store x = scratch();
@@ -566,15 +565,15 @@ struct ExplainingSearch::Impl {
       }
       if (p.roomy()) continue;
       const auto see = [&](int j) { reasons[std::size_t(k)].push_back(j); };
-      int st = prop_unchanged;
+      int status = prop_unchanged;
       const std::int64_t est = p.sweep_up(x.min(y), x.max(y), INT64_MAX, see);
-      if (est > x.min(y)) st |= x.narrow_min(y, est);
-      if (!(st & prop_failed)) {
+      if (est > x.min(y)) status |= x.narrow_min(y, est);
+      if (!(status & prop_failed)) {
         const std::int64_t lst = p.sweep_down(x.max(y), x.min(y), INT64_MIN, see);
-        if (lst < x.max(y)) st |= x.narrow_max(y, lst);
+        if (lst < x.max(y)) status |= x.narrow_max(y, lst);
       }
-      if (st & prop_failed) culprit = k;
-      else if (st & prop_changed) narrowed[std::size_t(k)] = 1;
+      if (status & prop_failed) culprit = k;
+      else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
       if (culprit < 0 && !targets.empty() && y == targets[0].var() &&
           std::all_of(targets.begin(), targets.end(), [&](const Literal& l) { return literal_state(x, l) > 0; }))
         culprit = k;

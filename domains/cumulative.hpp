@@ -117,37 +117,27 @@ struct CumulativeProfile {
   }
 };
 
-/// Narrows task i's start by the profile of the other tasks' compulsory parts (see above).
-template <class G, class Store>
-KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s) {
+/// cumulative_task's default: the tasks its sweeps meet go nowhere.
+struct NoTasksSeen {
+  KOKKOS_INLINE_FUNCTION void operator()(int) const {}
+};
+
+/// Narrows task i's start by the profile of the other tasks' compulsory parts (see above). Each task
+/// whose part covers an overloaded time a sweep stops at goes to `seen(j)`: the explaining search
+/// (search/explain.cpp's cumulative_keep) replays a run with a recorder to find a change's reasons.
+template <class G, class Store, class Seen = NoTasksSeen>
+KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{}) {
   const int x = t.start(i);
   const CumulativeProfile<G, Store> p(t, i, s);
   if (p.r > p.cap) return prop_failed;
   if (p.roomy()) return prop_unchanged;
-  const auto none = [](int) {};
   int st = prop_unchanged;
-  const std::int64_t est = p.sweep_up(s.min(x), s.max(x), INT64_MAX, none);
+  const std::int64_t est = p.sweep_up(s.min(x), s.max(x), INT64_MAX, seen);
   if (est > s.min(x)) st |= s.narrow_min(x, est);
   if (st & prop_failed) return st;
-  const std::int64_t lst = p.sweep_down(s.max(x), s.min(x), INT64_MIN, none);
+  const std::int64_t lst = p.sweep_down(s.max(x), s.min(x), INT64_MIN, seen);
   if (lst < s.max(x)) st |= s.narrow_max(x, lst);
   return st;
-}
-
-/// Explanations (host, search/explain.hpp): the tasks whose compulsory parts, as they are in `s`,
-/// move task i's start to at least `v` (lower) or at most `v` (!lower), each to `seen(j)`; whether
-/// the sweep gets there on `s` alone (false when the change needed another task's narrowing of the
-/// same run). With both bounds of every task seen and task i's bound on that side, the propagator
-/// derives the same bound: the least start the sweep reaches depends only on the parts covering the
-/// overloaded times it stopped at. v past the other bound: the failure of task i.
-template <class G, class Store, class Seen>
-bool cumulative_reasons(const CumulativeRef<G>& t, int i, const Store& s, bool lower, std::int64_t v,
-                        const Seen& seen) {
-  const int x = t.start(i);
-  const CumulativeProfile<G, Store> p(t, i, s);
-  if (p.r > p.cap) return true;
-  if (lower) return p.sweep_up(s.min(x), INT64_MAX, v, seen) >= v;
-  return p.sweep_down(s.max(x), INT64_MIN, v, seen) <= v;
 }
 
 /// Propagates cumulative c of the view g once. Lanes: SerialLanes or VectorLanes (a task per lane).

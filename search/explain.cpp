@@ -558,20 +558,7 @@ struct ExplainingSearch::Impl {
     int culprit = -1;
     for (int k = 0; k < t.n && culprit < 0; ++k) {
       const int y = t.start(k);
-      const CumulativeProfile<GlobalView<Kokkos::HostSpace>, Store> p(t, k, x);
-      if (p.r > p.cap) {
-        culprit = k;  // fails whatever the domains
-        break;
-      }
-      if (p.roomy()) continue;
-      const auto see = [&](int j) { reasons[std::size_t(k)].push_back(j); };
-      int status = prop_unchanged;
-      const std::int64_t est = p.sweep_up(x.min(y), x.max(y), INT64_MAX, see);
-      if (est > x.min(y)) status |= x.narrow_min(y, est);
-      if (!(status & prop_failed)) {
-        const std::int64_t lst = p.sweep_down(x.max(y), x.min(y), INT64_MIN, see);
-        if (lst < x.max(y)) status |= x.narrow_max(y, lst);
-      }
+      const int status = cumulative_task(t, k, x, [&](int j) { reasons[std::size_t(k)].push_back(j); });
       if (status & prop_failed) culprit = k;
       else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
       if (culprit < 0 && !targets.empty() && y == targets[0].var() &&

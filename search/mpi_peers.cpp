@@ -2,10 +2,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <list>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -63,11 +65,16 @@ class MpiPeers final : public Peers {
     int from = 0;
     for (;;) {
       if (receive(from, dropped, 0)) continue;  // settles the sends too
-      if (barrier == MPI_REQUEST_NULL && pending_.empty()) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+      if (barrier == MPI_REQUEST_NULL && pending_.empty() && incoming_.empty()) MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
       if (barrier != MPI_REQUEST_NULL) {
         int done = 0;
         MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-        if (done) break;
+        if (done) {
+          // Every send has completed: what was posted completes too.
+          while (!incoming_.empty())
+            if (!take_completed(from, dropped)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+          break;
+        }
       }
       std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
@@ -96,18 +103,8 @@ class MpiPeers final : public Peers {
     settle();
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
     for (;;) {
-      int flag = 0;
-      MPI_Status status;
-      check(MPI_Iprobe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
-      if (flag) {
-        int count = 0;
-        MPI_Get_count(&status, MPI_INT64_T, &count);
-        message.resize(std::size_t(count));
-        from = status.MPI_SOURCE;
-        check(MPI_Recv(message.data(), count, MPI_INT64_T, from, message_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-              "MPI_Recv");
-        return true;
-      }
+      post_receives();
+      if (take_completed(from, message)) return true;
       if (std::chrono::steady_clock::now() >= until) return false;
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -125,6 +122,43 @@ class MpiPeers final : public Peers {
     check(MPI_Win_flush(0, window_), "MPI_Win_flush");
     return old;
   }
+  /// Posts a receive for every message that has begun to arrive (a matched probe, so that each
+  /// receive gets the message probed). A message beyond the transport's eager size completes only
+  /// once its sender calls MPI again, which a rank in a GPU slice does not for tens of milliseconds:
+  /// a blocking receive held rank 0 for seconds on four GPUs (perf/NOTES.md entry 32).
+  void post_receives() {
+    for (;;) {
+      int flag = 0;
+      MPI_Message probed;
+      MPI_Status status;
+      check(MPI_Improbe(MPI_ANY_SOURCE, message_tag, MPI_COMM_WORLD, &flag, &probed, &status), "MPI_Improbe");
+      if (!flag) return;
+      int count = 0;
+      MPI_Get_count(&status, MPI_INT64_T, &count);
+      incoming_.push_back(Incoming{MPI_REQUEST_NULL, status.MPI_SOURCE, std::vector<std::int64_t>(std::size_t(count))});
+      Incoming& in = incoming_.back();
+      check(MPI_Imrecv(in.data.data(), count, MPI_INT64_T, &probed, &in.request), "MPI_Imrecv");
+    }
+  }
+  /// The first received message whose sender has no earlier one still arriving (messages from one
+  /// rank are handed over in the order sent).
+  bool take_completed(int& from, std::vector<std::int64_t>& message) {
+    std::vector<int> waiting;  // senders with an earlier message not complete
+    for (auto it = incoming_.begin(); it != incoming_.end(); ++it) {
+      if (std::find(waiting.begin(), waiting.end(), it->from) != waiting.end()) continue;
+      int done = 0;
+      check(MPI_Test(&it->request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (!done) {
+        waiting.push_back(it->from);
+        continue;
+      }
+      from = it->from;
+      message = std::move(it->data);
+      incoming_.erase(it);
+      return true;
+    }
+    return false;
+  }
   /// Drops the sends that completed.
   void settle() {
     while (!pending_.empty()) {
@@ -138,6 +172,12 @@ class MpiPeers final : public Peers {
   std::int64_t* cells_ = nullptr;
   MPI_Win window_ = MPI_WIN_NULL;
   std::deque<std::pair<MPI_Request, std::vector<std::int64_t>>> pending_;
+  struct Incoming {
+    MPI_Request request;
+    int from;
+    std::vector<std::int64_t> data;
+  };
+  std::list<Incoming> incoming_;  ///< receives posted, in the order matched
 };
 
 }  // namespace

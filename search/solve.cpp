@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -1096,6 +1097,7 @@ class Distributed {
         open_(std::size_t(size_), 0) {}
 
   bool root() const { return rank_ == 0; }
+  int rank() const { return rank_; }
   std::int64_t chunk_size() const { return std::int64_t(1) << chunk_log_; }
   /// Whether this rank's part of the tree is done (no chunk left for it, every complete row idle).
   bool done() const { return done_[std::size_t(rank_)]; }
@@ -1536,6 +1538,14 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         stop = limit_reached = true;
     }
   };
+  // KCP_TRACE set: a line per slice on stderr (perf/NOTES.md entry 32): when it ended and how long it
+  // took, the fleet's idle complete rows and unclaimed subproblems, the helper's slices in it and nodes.
+  const bool trace = std::getenv("KCP_TRACE") != nullptr;
+  int helper_slices = 0;
+  double phase_at[7] = {};
+  const auto phase = [&](int k) {
+    if (trace) phase_at[k] = seconds_since(start);
+  };
   // One slice of the fleet, and the helper's beside it.
   const auto run_slice = [&]() {
     fleet.launch();
@@ -1553,6 +1563,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         if (beside) cutter->arm();
         helper->launch();
         Slice h = helper->finish();
+        ++helper_slices;
         if (beside && (cut = cutter->disarm())) fleet_end = cut;
         deliver(h.found);
         if (learning) nogoods.absorb(h.learned.data(), std::int64_t(h.learned.size()));
@@ -1577,9 +1588,20 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     if (resting) {
       dist->receive(inbox, 0.002);
     } else {
+      const auto slice_start = Clock::now();
+      helper_slices = 0;
       slice = run_slice();
+      if (trace) {
+        SearchReport h;
+        if (helper != nullptr) helper->add_totals(h);
+        std::fprintf(stderr, "kcp-trace rank=%d t=%.4f slice=%.4f idle=%d unclaimed=%lld helper_slices=%d helper_nodes=%lld\n",
+                     dist != nullptr ? dist->rank() : 0, seconds_since(start), seconds_since(slice_start), slice.idle,
+                     static_cast<long long>(fleet.unclaimed()), helper_slices, static_cast<long long>(h.nodes));
+      }
+      phase(0);
       if (dist != nullptr) dist->receive(inbox);
     }
+    phase(1);
     if (dist != nullptr) dist->share_pieces(fleet, inbox);
 
     // Hand the new solutions over. Satisfaction with a solution limit: in the order of the
@@ -1610,6 +1632,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     // better one than it knew of; those not better than the fleet's are dropped by deliver).
     std::vector<Found> explained;
     std::vector<std::int32_t> explained_log;
+    phase(2);
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
     deliver(explained);
@@ -1621,6 +1644,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         best_sent = best_reported;
       }
     }
+    phase(3);
     const std::int64_t bound = std::min(best_reported, shared_best);
     if (options.objective >= 0 && bound != INT64_MAX) {
       fleet.publish(bound, incumbent);
@@ -1628,6 +1652,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
       if (explain != nullptr) explain->hand(bound, incumbent);
       incumbent.clear();  // published: the next publish sends values only when they change
     }
+    phase(4);
     if (learning) {
       // After the bound: a nogood holds under the bound it was learned with, which the best
       // published is at or below. Every searcher's activity is in before the pool changes.
@@ -1663,6 +1688,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
       if (nogoods.proved()) proof = std::max(proof, nogoods.proof_bound());
       if (worker && nogoods.proved()) dist->send_proof(nogoods.proof_bound());
     }
+    phase(5);
     proof = std::max(proof, inbox.proof);
     if (!worker && proof >= best_reported && proof != INT64_MIN && !stop) {
       report.complete = report.proved_by_nogood = true;
@@ -1686,6 +1712,12 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     } else if (slice.complete) {  // free rows never finish: the complete ones decide
       report.complete = true;
       stop = true;
+    }
+    phase(6);
+    if (trace && !resting && phase_at[6] - phase_at[0] > 0.02) {
+      std::fprintf(stderr, "kcp-trace-gap rank=%d t=%.4f", dist != nullptr ? dist->rank() : 0, seconds_since(start));
+      for (int k = 1; k < 7; ++k) std::fprintf(stderr, " %.4f", phase_at[k] - phase_at[k - 1]);
+      std::fprintf(stderr, "\n");
     }
     if (options.time_limit_s > 0 && seconds_since(start) >= options.time_limit_s) {
       report.timed_out = !report.complete;

@@ -10,17 +10,7 @@
 # kcp-mpi-REV.gz), gpu-bench-mznlib
 set -u
 REV=$1; shift; WHAT="$*"; REPS=${REPS:-2}
-export OMP_PROC_BIND=false
-t0=$SECONDS
-R=/tmp/res; rm -rf $R; mkdir -p $R /tmp/dev
-trap 'tar czf $OUT/exp58-$REV.tgz -C $R .' EXIT
-for f in gpu-bench-mznlib/*.fzn.gz; do gunzip -c $f > /tmp/dev/$(basename $f .gz); done
-nvidia-smi -L | tee $R/gpus.txt
-tar xzf gpu-mpi/mpirt.tgz -C /tmp
-source perf/bench/device/openmpi-env.sh /tmp/mpirt
-M=/tmp/kcp-mpi-$REV
-gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $M && chmod +x $M
-counts="1 2"; [ $(nvidia-smi -L | wc -l) -ge 4 ] && counts="1 2 4"
+source perf/bench/device/mpi-prep.sh exp58 $REV all
 stat_line() { echo "$(grep -E '^%%%mzn-stat: (solveTime|objective|nodes|explainThreads|rankIdleTime|mpiNogoodsReceived)=' /tmp/o.txt | sed 's/%%%mzn-stat: //' | tr '\n' ' ') $(grep -c '^==========' /tmp/o.txt)opt"; }
 on() {  # GPUS INSTANCE [kcp args]
   local k=$1 i=$2; shift 2

@@ -1,0 +1,21 @@
+# Sourced by the multi-GPU scripts (exp58, exp60, exp61) on a device machine: results in $R (packed to
+# $OUT/NAME-REV.tgz at exit), the instances named (all: every one in gpu-bench-mznlib) unpacked in
+# /tmp/dev, the OpenMPI runtime from gpu-mpi/mpirt.tgz, the MPI build in $M, the GPU counts to run in
+# $counts (1 2, and 4 where there are four), $t0 the start.
+# usage: source perf/bench/device/mpi-prep.sh NAME REV INSTANCE... | all
+NAME=$1 REV=$2; shift 2
+export OMP_PROC_BIND=false
+t0=$SECONDS
+R=/tmp/res; rm -rf $R; mkdir -p $R /tmp/dev
+trap "tar czf \$OUT/$NAME-$REV.tgz -C $R ." EXIT
+if [ "$*" = all ]; then
+  for f in gpu-bench-mznlib/*.fzn.gz; do gunzip -c $f > /tmp/dev/$(basename $f .gz); done
+else
+  for i in "$@"; do gunzip -c gpu-bench-mznlib/$i.fzn.gz > /tmp/dev/$i.fzn; done
+fi
+nvidia-smi -L | tee $R/gpus.txt
+tar xzf gpu-mpi/mpirt.tgz -C /tmp
+source perf/bench/device/openmpi-env.sh /tmp/mpirt
+M=/tmp/kcp-mpi-$REV
+gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $M && chmod +x $M
+counts="1 2"; [ $(nvidia-smi -L | wc -l) -ge 4 ] && counts="1 2 4"

@@ -338,6 +338,8 @@ class Searcher {
   virtual std::vector<std::int64_t> take_pieces(std::int64_t max) = 0;
   virtual void put_pieces(const std::vector<std::int64_t>& log) = 0;
   virtual bool backlog() const = 0;
+  /// Complete rows waiting for a piece at the last slice's end (those it was asked for beyond them not counted).
+  virtual std::int64_t waiting() const = 0;
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -739,6 +741,10 @@ class SliceSearcher final : public Searcher {
 
   bool backlog() const override { return !backlog_.empty(); }
 
+  std::int64_t waiting() const override {
+    return splits() ? std::max<std::int64_t>(0, control_(ctl_split_waiting) - extra_wanted_) : 0;
+  }
+
   void add_totals(SearchReport& report) const override {
     report.split_exported += exported_;
     report.split_imported += imported_;
@@ -1083,13 +1089,15 @@ class Distributed {
     std::int64_t want = -1;
   };
 
-  Distributed(Peers& peers, const SearchOptions& o, int complete_rows)
+  /// `complete_rows`: the most complete rows of any rank's fleet; `own_rows`: this rank's.
+  Distributed(Peers& peers, const SearchOptions& o, int complete_rows, int own_rows)
       : peers_(peers),
         rank_(peers.rank()),
         size_(peers.size()),
         static_(o.static_chunks),
         chunk_log_(o.chunk_log),
         rows_(complete_rows),
+        own_rows_(own_rows),
         total_(std::int64_t(1) << (o.subproblem_depth - o.chunk_log)),
         next_own_(rank_),
         in_order_(o.objective < 0 && o.max_solutions > 0),
@@ -1143,6 +1151,9 @@ class Distributed {
     }
     unclaimed_ = fleet.unclaimed();
     if (exhausted_) floor_ = INT64_MAX;
+    // Starving: no subproblem left for it and half its complete rows or more waiting for pieces; rank 0
+    // has other ranks give it pieces, as to a rank whose part is done.
+    starving_[std::size_t(rank_)] = exhausted_ && unclaimed_ == 0 && 2 * fleet.waiting() >= own_rows_;
     if (exhausted_ && idle && !dealt && unclaimed_ == 0) {
       done_[std::size_t(rank_)] = true;
       done_at_ = Clock::now();
@@ -1173,11 +1184,13 @@ class Distributed {
   /// Another rank: its status, when it changed (`open` matters for satisfaction in order only).
   void send_status(std::int64_t open) {
     if (!in_order_) open = 0;
-    if (done() == sent_done_ && open == sent_open_ && received_ == sent_received_) return;
+    const bool starving = starving_[std::size_t(rank_)];
+    if (done() == sent_done_ && open == sent_open_ && received_ == sent_received_ && starving == sent_starving_) return;
     sent_done_ = done();
     sent_open_ = open;
     sent_received_ = received_;
-    peers_.send(0, {msg_status, done() ? 1 : 0, open, received_});
+    sent_starving_ = starving;
+    peers_.send(0, {msg_status, done() ? 1 : 0, open, received_, starving ? 1 : 0});
   }
 
   /// End-game splitting across ranks (after each receive; search/modes.hpp's SplitPool): while some
@@ -1212,7 +1225,7 @@ class Distributed {
       int to = 0;
       for (int k = 0; k < size_; ++k) {
         const int r = (next_hungry_ + k) % size_;
-        if (done_[std::size_t(r)] && r != from) {
+        if (hungry(r) && r != from) {
           to = r;
           next_hungry_ = (r + 1) % size_;
           break;
@@ -1224,14 +1237,16 @@ class Distributed {
         send_pieces(to, log);
         sent_to_[std::size_t(to)] += piece_count(log);
         done_[std::size_t(to)] = false;
+        starving_[std::size_t(to)] = false;
       }
     }
-    const std::int64_t hungry = std::count(done_.begin(), done_.end(), true);
-    if (hungry == size_) return;  // the search is over
+    if (all_done()) return;  // the search is over
+    std::int64_t hungry_ranks = 0;
+    for (int r = 0; r < size_; ++r) hungry_ranks += hungry(r) ? 1 : 0;
     for (int r = 0; r < size_; ++r) {
       // A piece for every complete row of each hungry rank (64 at most before: a rank idled a third of
       // diameterc-mst's end on two GPUs, fetching its next 64; perf/NOTES.md entry 31).
-      const std::int64_t desired = done_[std::size_t(r)] ? 0 : hungry * rows_;
+      const std::int64_t desired = hungry(r) ? 0 : hungry_ranks * rows_;
       if (desired == want_sent_[std::size_t(r)]) continue;
       want_sent_[std::size_t(r)] = desired;
       if (r == 0) {
@@ -1284,8 +1299,9 @@ class Distributed {
           break;
         }
         case msg_status:
-          // Done only once every piece rank 0 handed it has arrived there.
+          // Done only once every piece rank 0 handed it has arrived there; starving likewise.
           done_[r] = m.at(1) != 0 && m.at(3) == sent_to_[r];
+          starving_[r] = m.at(4) != 0 && m.at(3) == sent_to_[r];
           open_[r] = m.at(2);
           break;
         case msg_proof:
@@ -1403,6 +1419,8 @@ class Distributed {
     to.peak_depth = std::max(to.peak_depth, c.at(k));
   }
 
+  /// Rank 0: whether rank r is handed pieces (its part done, or it starves).
+  bool hungry(int r) const { return done_[std::size_t(r)] || starving_[std::size_t(r)]; }
   /// The number of pieces in a piece log.
   static std::int64_t piece_count(const std::vector<std::int64_t>& log) {
     std::int64_t count = 0;
@@ -1435,7 +1453,7 @@ class Distributed {
   int rank_, size_;
   bool static_;
   int chunk_log_;
-  std::int64_t rows_;
+  std::int64_t rows_, own_rows_;
   std::int64_t total_;      ///< chunks in all
   std::int64_t next_own_;   ///< static: the next chunk of this rank's
   bool in_order_;
@@ -1445,6 +1463,9 @@ class Distributed {
   std::int64_t floor_ = 0;
   Clock::time_point done_at_;
   std::vector<bool> done_;           ///< rank 0: each rank's part done (this rank's own everywhere)
+  /// Rank 0: each rank starving (supply; this rank's own everywhere): pieces go to it as to a done one.
+  std::vector<bool> starving_ = std::vector<bool>(std::size_t(size_), false);
+  bool sent_starving_ = false;
   std::vector<std::int64_t> open_;   ///< rank 0: each rank's least open subproblem, as last reported
   std::vector<std::vector<std::int64_t>> final_ = std::vector<std::vector<std::int64_t>>(std::size_t(size_));
   bool sent_done_ = false;
@@ -1594,9 +1615,11 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
       if (trace) {
         SearchReport h;
         if (helper != nullptr) helper->add_totals(h);
-        std::fprintf(stderr, "kcp-trace rank=%d t=%.4f slice=%.4f idle=%d unclaimed=%lld helper_slices=%d helper_nodes=%lld\n",
+        std::fprintf(stderr,
+                     "kcp-trace rank=%d t=%.4f slice=%.4f idle=%d waiting=%lld unclaimed=%lld helper_slices=%d helper_nodes=%lld\n",
                      dist != nullptr ? dist->rank() : 0, seconds_since(start), seconds_since(slice_start), slice.idle,
-                     static_cast<long long>(fleet.unclaimed()), helper_slices, static_cast<long long>(h.nodes));
+                     static_cast<long long>(fleet.waiting()), static_cast<long long>(fleet.unclaimed()), helper_slices,
+                     static_cast<long long>(h.nodes));
       }
       phase(0);
       if (dist != nullptr) dist->receive(inbox);
@@ -1798,7 +1821,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // in 64 K chunks (powers of two; chunks of one subproblem where there are fewer).
       const int rank = peers->rank(), k = peers->size();
       const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
-      const std::int64_t rows = peers->all_max(portfolio_rows(o, teams).complete);
+      const int own_rows = portfolio_rows(o, teams).complete;
+      const std::int64_t rows = peers->all_max(own_rows);
       const int p = o.subproblem_depth >= 0
                         ? o.subproblem_depth
                         : std::min(40, static_cast<int>(std::ceil(std::log2(subproblems_per_row(o, int(rows)) *
@@ -1813,7 +1837,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       }
       o.explain_variant = rank;
       o.explain_variants = k;
-      dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows));
+      dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows), own_rows);
     }
     // Learning needs free runs (optimisation with a portfolio) to learn from, or, explaining, an objective.
     if (portfolio_rows(o, 2).free == 0 && !(o.learn == LearnMode::explain && o.objective >= 0)) o.learn = LearnMode::none;

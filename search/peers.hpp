@@ -11,9 +11,10 @@
 // - messages, in order between two ranks: solutions and status to rank 0, which alone prints; the
 //   incumbent and the stop from rank 0 to the others; the clauses each rank's explaining search
 //   exports, to every other rank; in the end game, pieces of subproblems (open branches) from busy
-//   ranks through rank 0 to ranks whose part is done, and rank 0's asks for them; each rank's counters
-//   at the end (a peer then drops what still arrives until every rank's sends have completed:
-//   MpiPeers' destructor).
+//   ranks through rank 0 to ranks whose part is done or that starve, and rank 0's asks for them; each
+//   rank's counters at the end (a peer then drops what still arrives until every rank's sends have
+//   completed: MpiPeers' destructor). Receives are posted as messages begin to arrive and handed over
+//   as they complete, each sender's in order (MpiPeers::post_receives).
 #pragma once
 
 #include <cstdint>

@@ -1194,11 +1194,11 @@ class Distributed {
   }
 
   /// End-game splitting across ranks (after each receive; search/modes.hpp's SplitPool): while some
-  /// rank's part is done, rank 0 asks every rank still searching for pieces (one per complete row of
-  /// every hungry rank; its rows give that many beyond their own waiting rows), and hands each piece
-  /// log that comes to such a rank (another than its sender; to its own fleet when there is none); a
-  /// rank sends rank 0 what its rows gave for it,
-  /// and puts the pieces it is handed into its fleet (its part is not done until they are searched).
+  /// rank is hungry (its part done, or starving: see supply), rank 0 asks every other rank for pieces
+  /// (one per complete row of every hungry rank; its rows give that many beyond their own waiting
+  /// rows), and hands each piece log that comes to a hungry rank (another than its sender; to its own
+  /// fleet when there is none); a rank sends rank 0 what its rows gave for it, and puts the pieces it
+  /// is handed into its fleet (its part is not done until they are searched).
   /// Rank 0 counts the pieces it hands each rank, and a rank is done only once its status says that
   /// it received them all, so no piece is in flight when the search ends.
   void share_pieces(Searcher& fleet, Inbox& in) {

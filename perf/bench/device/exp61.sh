@@ -9,7 +9,9 @@
 #   LH   L and the ranks beyond 0 without host rows (--host-teams 0: their explaining threads only);
 #   LH10 LH and --end-game-slice-ms 10;
 #   P, H the code after the spin was taken out (s21b; no such flags): the default; the ranks beyond 0 without
-#        host rows (--host-teams 0).
+#        host rows (--host-teams 0);
+#   P12  P with the one-GPU split on every count (--subproblems 12: 4 per complete team of one GPU, where
+#        the default takes 4 per complete team of all the ranks: 13 on two, 14 on four).
 # TRACE=1: instead, one run of each config and count with KCP_TRACE (a line per slice per rank).
 # Then one traced run (KCP_TRACE) of S and S10 on each GPU count.
 # usage (device): [REPS=2] bash perf/bench/device/exp61.sh REV [CONFIGS] [INSTANCES]; carry gpu-mpi
@@ -24,6 +26,7 @@ on() {  # CONFIG GPUS INSTANCE TAG
     L|LH) a0="--end-game-wait launch" ;;
     L10|LH10) a0="--end-game-wait launch --end-game-slice-ms 10" ;;
     S10|S10D) a0="--end-game-slice-ms 10" ;;
+    P12) a0="--subproblems 12" ;;
   esac
   a1=$a0; [ $c = S10D ] && a1="$a0 --portfolio 0.25"; [[ $c == LH* || $c == H ]] && a1="$a0 --host-teams 0"
   local run="-s -t $TL /tmp/dev/$i.fzn" f=$R/$i-$c-$k-$4.txt

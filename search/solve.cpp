@@ -1153,7 +1153,7 @@ class Distributed {
     if (exhausted_) floor_ = INT64_MAX;
     // Starving: no subproblem left for it and half its complete rows or more waiting for pieces; rank 0
     // has other ranks give it pieces, as to a rank whose part is done.
-    starving_[std::size_t(rank_)] = exhausted_ && unclaimed_ == 0 && 2 * fleet.waiting() >= own_rows_;
+    starving_[std::size_t(rank_)] = own_rows_ > 0 && exhausted_ && unclaimed_ == 0 && 2 * fleet.waiting() >= own_rows_;
     if (exhausted_ && idle && !dealt && unclaimed_ == 0) {
       done_[std::size_t(rank_)] = true;
       done_at_ = Clock::now();
@@ -1560,7 +1560,10 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     }
   };
   // KCP_TRACE set: a line per slice on stderr (perf/NOTES.md entry 32): when it ended and how long it
-  // took, the fleet's idle complete rows and unclaimed subproblems, the helper's slices in it and nodes.
+  // took, the fleet's idle and waiting complete rows and unclaimed subproblems, the helper's slices in it
+  // and its nodes (rank 0 in a probe, which runs without peers); and where a loop of the driver took
+  // over 20 ms, how long each phase took (the receive, the pieces, the solutions, the bound, learning,
+  // the rest).
   const bool trace = std::getenv("KCP_TRACE") != nullptr;
   int helper_slices = 0;
   double phase_at[7] = {};

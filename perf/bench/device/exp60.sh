@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 21, issue 21: where 2 and 4 GPUs lose time on diameterc-mst (the one instance one GPU proves in
 # 2-15 s), one factor at a time, in one binary (kcp-mpi-REV):
-#   A  every rank 16 host threads (exp58's shape: 4 ranks x 16 threads on 16 cores);
+#   A  every rank 16 host threads (exp58's shape: a one-GPU machine's cores per rank; the four-GPU host has 64);
 #   B  the host's threads divided between the ranks (-p 16/K);
 #   C  B and the one-GPU split (--subproblems 12: 4 per complete row of one GPU, not of all ranks);
 #   D  C and the ranks beyond 0 with a quarter of their teams free (--portfolio 0.25, rank 0 keeps 0.5);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Session 21, issue 21: the end game's waiting teams on diameterc-mst (perf/NOTES.md entry 32), one binary
 # (kcp-mpi-REV), every rank 16 host threads, 1 / 2 / 4 GPUs (mpirun -n K, one rank a GPU):
+# L, S, S10, S10D, L10, LH, LH10 pass flags of s21a's binary only (--end-game-wait, --end-game-slice-ms:
+# taken out with the spinning teams); P, H, P12 run on the code since.
 #   L    --end-game-wait launch: a team with no piece leaves the launch (the code before this session);
 #   S    spin (the default on a GPU): it waits for a piece within the launch;
 #   S10  S and --end-game-slice-ms 10 (launches of 10 ms while a rank waits for pieces);
@@ -13,11 +15,10 @@
 #   P12  P with the one-GPU split on every count (--subproblems 12: 4 per complete team of one GPU, where
 #        the default takes 4 per complete team of all the ranks: 13 on two, 14 on four).
 # TRACE=1: instead, one run of each config and count with KCP_TRACE (a line per slice per rank).
-# Then one traced run (KCP_TRACE) of S and S10 on each GPU count.
 # usage (device): [REPS=2] bash perf/bench/device/exp61.sh REV [CONFIGS] [INSTANCES]; carry gpu-mpi
 # (mpirt.tgz, kcp-mpi-REV.gz), gpu-bench-mznlib
 set -u
-REV=$1; CONFIGS=${2:-"L S S10 S10D"}; INST=${3:-diameterc-mst_c_v20_a190_d4}; REPS=${REPS:-2}; TL=${TL:-15000}
+REV=$1; CONFIGS=${2:-"P"}; INST=${3:-diameterc-mst_c_v20_a190_d4}; REPS=${REPS:-2}; TL=${TL:-15000}
 source perf/bench/device/mpi-prep.sh exp61 $REV $INST
 stat_line() { echo "$(grep -E '^%%%mzn-stat: (solveTime|objective|nodes|hostNodes|timeOfBest|rankIdleTime|splitPieces|mpiPiecesSent|launches)=' $1 | sed 's/%%%mzn-stat: //' | tr '\n' ' ') $(grep -c '^==========' $1)opt"; }
 on() {  # CONFIG GPUS INSTANCE TAG

@@ -54,6 +54,7 @@ struct ExplainingSearch::Impl {
     std::vector<Literal> lits;
     double activity = 0;
     std::int32_t w[2] = {0, 0};  ///< the two watched literals' indices (settle_watches)
+    bool kept = false;           ///< a solution's blocking nogood: never reduced
   };
   /// A variable's domain at some trail position.
   struct Dom {
@@ -810,13 +811,13 @@ struct ExplainingSearch::Impl {
     if (int(clauses.size()) <= opt.max_clauses) return;
     std::vector<double> acts;
     for (const Clause& c : clauses)
-      if (c.lits.size() > 2) acts.push_back(c.activity);
+      if (c.lits.size() > 2 && !c.kept) acts.push_back(c.activity);
     if (acts.empty()) return;
     std::nth_element(acts.begin(), acts.begin() + std::ptrdiff_t(acts.size() / 2), acts.end());
     const double median = acts[acts.size() / 2];
     std::vector<Clause> kept;
     for (Clause& c : clauses) {
-      if (c.lits.size() > 2 && c.activity < median) {
+      if (c.lits.size() > 2 && !c.kept && c.activity < median) {
         ++st.deleted;
         continue;
       }
@@ -829,8 +830,10 @@ struct ExplainingSearch::Impl {
     recheck.clear();
     for (Clause& c : kept) {
       const double a = c.activity;
+      const bool keep = c.kept;
       const int k = add_clause(std::move(c.lits));
       clauses[std::size_t(k)].activity = a;
+      clauses[std::size_t(k)].kept = keep;
       enqueue_clause(k);  // ids changed: each is checked at level 0 once
     }
   }
@@ -881,6 +884,20 @@ struct ExplainingSearch::Impl {
     append_to_log(log, {}, best);
   }
 
+  /// After the backjump: adds a clause whose first literal is open and the others true, and makes
+  /// that literal false (the clause its reason).
+  int assert_clause(const std::vector<Literal>& lits) {
+    const int k = add_clause(lits);
+    const int from = static_cast<int>(trail.size());
+    if (falsify(store(), clauses[std::size_t(k)].lits[0]) & prop_failed) {  // not expected: the literal is open here
+      restore_touched();
+      enqueue_clause(k);
+    } else {
+      commit_touched(num_props + k, from, 0);
+    }
+    return k;
+  }
+
   void run(std::int64_t steps, const volatile int* stop, std::vector<std::vector<std::int32_t>>& solutions,
            std::vector<std::int32_t>& log) {
     if (done) return;
@@ -909,14 +926,7 @@ struct ExplainingSearch::Impl {
           append_to_log(log, learned, best);
           ++st.exported;
         }
-        const int k = add_clause(learned);
-        const int from = static_cast<int>(trail.size());
-        if (falsify(store(), clauses[std::size_t(k)].lits[0]) & prop_failed) {  // not expected: the literal is open here
-          restore_touched();
-          enqueue_clause(k);
-        } else {
-          commit_touched(num_props + k, from, 0);
-        }
+        assert_clause(learned);
         var_inc /= 0.95;
         clause_inc /= 0.999;
         if (++conflicts_here >= luby(st.restarts) * double(std::max<std::int64_t>(1, opt.restart_base))) {
@@ -938,11 +948,21 @@ struct ExplainingSearch::Impl {
       // Every variable fixed at a fixpoint: a solution.
       ++st.solutions;
       solutions.push_back(lb);
-      guide_values = lb;
-      guided = true;
-      if (opt.objective < 0) {
+      if (opt.objective >= 0) {
+        guide_values = lb;
+        guided = true;
+      }
+      if (opt.objective < 0 && !opt.all_solutions) {
         done = true;
         return;
+      }
+      if (opt.objective < 0) {
+        // Blocked: the decisions, the last first (asserted one level up); none left is the proof.
+        if (level == 0) return finish_proof(log);
+        std::vector<Literal> block(level_decision.rbegin(), level_decision.rend() - 1);
+        backjump(level - 1);
+        clauses[std::size_t(assert_clause(block))].kept = true;
+        continue;
       }
       best = std::min<std::int64_t>(best, lb[std::size_t(opt.objective)]);
       backjump(0);

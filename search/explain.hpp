@@ -30,6 +30,13 @@
 // objective bound is a level-0 fact (a restart to level 0 when it tightens), so every clause learned
 // is valid under the bound it was learned with, as stage 1's nogoods are. A conflict at level 0 is a
 // proof: no solution below the bound (the empty nogood).
+//
+// Every solution of a satisfaction problem (ExplainOptions::all_solutions): a solution's decisions are
+// a nogood that excludes it alone (they propagate to it, every variable fixed), added for good (never
+// reduced) and asserted as a learned clause is, a backjump of one level. Clauses learned after that
+// hold for every solution not yet found: shared, they keep the fleet from the found ones only, which
+// the driver has by then (search/solve.cpp takes a solution before a clause learned after it). A
+// conflict at level 0 is then the proof that there is no other solution.
 #pragma once
 
 #include "domains/nogoods.hpp"
@@ -42,7 +49,10 @@
 namespace kcp {
 
 struct ExplainOptions {
-  int objective = -1;                  ///< store variable minimised (-1: satisfaction, one solution)
+  int objective = -1;                  ///< store variable minimised (-1: satisfaction)
+  /// Satisfaction: every solution, each blocked once found (its decisions as a nogood, kept for good),
+  /// instead of the first alone. complete() is then: no solution beside those found.
+  bool all_solutions = false;
   std::int64_t restart_base = 100;     ///< conflicts of the Luby sequence's unit
   int export_length = 8;               ///< learned clauses at most this long go to the log
   int max_clauses = 20000;             ///< learned clauses kept; the least active half goes at a restart
@@ -79,7 +89,7 @@ class ExplainingSearch {
   void import(const std::vector<std::vector<Literal>>& nogoods);
   /// Searched to the end: no solution below best() (none at all when best() is INT64_MAX).
   bool complete() const;
-  /// Nothing left to do: complete, or satisfaction's solution found.
+  /// Nothing left to do: complete, or satisfaction's solution found (one asked for).
   bool finished() const;
   std::int64_t best() const;
   const ExplainStats& stats() const;

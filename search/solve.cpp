@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#include <unordered_set>
 
 namespace kcp {
 
@@ -924,6 +925,7 @@ class ExplainThread {
     if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
     ExplainOptions eo;
     eo.objective = o.objective;
+    eo.all_solutions = o.objective < 0;  // satisfaction's explaining search runs with -a alone
     // Variants beside the first restart on other units too: 1, 2, 1/2 and 4 times the base, in turn.
     static constexpr double restart_scale[] = {1.0, 2.0, 0.5, 4.0};
     eo.restart_base = std::max<std::int64_t>(
@@ -952,7 +954,7 @@ class ExplainThread {
   void take(std::vector<Found>& found, std::vector<std::int32_t>& learned) {
     const std::lock_guard<std::mutex> lock(mutex_);
     for (auto& v : solutions_) {
-      const std::int64_t key = v[std::size_t(objective_)];
+      const std::int64_t key = objective_ >= 0 ? v[std::size_t(objective_)] : 0;
       found.push_back(Found{key, from_explain, false, std::move(v)});
     }
     solutions_.clear();
@@ -1044,6 +1046,10 @@ class ExplainCrew {
   void share(const NogoodStore& store) {
     for (auto& t : crew_) t->share(store);
   }
+  /// Stops every thread (their figures stay for stop(report)).
+  void halt() {
+    for (auto& t : crew_) t->stop();
+  }
   /// Stops every thread and adds their figures to `report`.
   void stop(SearchReport& report) {
     for (auto& t : crew_) t->stop();
@@ -1065,6 +1071,45 @@ class ExplainCrew {
 
  private:
   std::vector<std::unique_ptr<ExplainThread>> crew_;
+};
+
+/// Satisfaction with explaining searches beside the fleet: both can find the same solution (the fleet's
+/// tree loses a solution the thread found only where a clause learned after it, short enough to be
+/// shared, reaches it), and each is handed over once. The threads' solutions are kept for good, the
+/// fleet's while a thread searches, within a memory budget (SearchOptions::explain_solution_bytes);
+/// past it the driver stops the threads.
+class SolutionSieve {
+ public:
+  explicit SolutionSieve(std::size_t budget) : budget_(budget) {}
+  /// True the first time these values come (from either side).
+  bool fresh(const std::vector<std::int32_t>& values, bool from_explain) {
+    if (from_explain) {
+      if (others_.count(values) != 0 || !explained_.insert(values).second) return false;
+    } else {
+      if (explained_.count(values) != 0) return false;
+      if (threads_on_) others_.insert(values);
+    }
+    bytes_ += values.size() * sizeof(std::int32_t) + 64;
+    return true;
+  }
+  bool over_budget() const { return threads_on_ && bytes_ > budget_; }
+  /// The threads stopped: the fleet's solutions need no keeping any more.
+  void threads_stopped() {
+    threads_on_ = false;
+    others_.clear();
+  }
+
+ private:
+  struct Hash {
+    std::size_t operator()(const std::vector<std::int32_t>& v) const {
+      std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+      for (const std::int32_t x : v) h = (h ^ std::uint32_t(x)) * 0x100000001b3ULL;
+      return std::size_t(h);
+    }
+  };
+  std::unordered_set<std::vector<std::int32_t>, Hash> explained_, others_;
+  std::size_t bytes_ = 0, budget_;
+  bool threads_on_ = true;
 };
 
 /// A distributed search's part in the driver (search/peers.hpp): deals this rank's chunks of
@@ -1526,6 +1571,8 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
   NogoodStore nogoods;
   if (learning) nogoods = NogoodStore(program, std::max(1, options.nogood_capacity), options.nogood_max_length);
   if (learning && options.on_nogood) nogoods.on_learned = [&](const HostNogood& g) { options.on_nogood(g.lits, g.bound); };
+  std::optional<SolutionSieve> sieve;
+  if (explain != nullptr && options.objective < 0 && !worker) sieve.emplace(options.explain_solution_bytes);
   const auto deliver = [&](std::vector<Found>& found) {
     for (auto& [key, source, host, values] : found) {
       if (worker) {  // to rank 0, which hands solutions over (satisfaction's are sent with their subproblem)
@@ -1539,6 +1586,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         unreported = unreported || options.objective < 0;
         continue;
       }
+      if (sieve && !sieve->fresh(values, source == from_explain)) continue;
       if (options.objective >= 0) {
         if (key >= best_reported) continue;
         best_reported = key;
@@ -1662,6 +1710,14 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
     deliver(explained);
+    if (sieve && sieve->over_budget()) {
+      // Too many solutions to keep: the threads stop, their last solutions handed over first.
+      explain->halt();
+      explained.clear();
+      explain->take(explained, explained_log);
+      deliver(explained);
+      sieve->threads_stopped();
+    }
     if (dist != nullptr && options.objective >= 0) {
       if (inbox.incumbent_best < std::min(best_reported, shared_best)) incumbent = std::move(inbox.incumbent);
       shared_best = dist->share_best(std::min({best_reported, shared_best, inbox.incumbent_best}));
@@ -1842,8 +1898,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       o.explain_variants = k;
       dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows), own_rows);
     }
-    // Learning needs free runs (optimisation with a portfolio) to learn from, or, explaining, an objective.
-    if (portfolio_rows(o, 2).free == 0 && !(o.learn == LearnMode::explain && o.objective >= 0)) o.learn = LearnMode::none;
+    // Learning needs free runs (optimisation with a portfolio) to learn from, or an explaining search.
+    // Satisfaction's runs with -a alone (under a solution limit the solutions keep the sequential
+    // search's order), and on one rank alone: rank 0, which hands the solutions over, keeps each once.
+    if (o.objective < 0 && (o.max_solutions != 0 || (distributed && peers->rank() > 0))) o.learn = LearnMode::none;
+    if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;

@@ -105,8 +105,9 @@ struct SearchOptions {
   /// Learning (search/learning.hpp): what the portfolio's free runs leave as nogoods for every team
   /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
   /// (neighbourhoods too); explain: restarts, and the explaining search on one more host thread
-  /// (search/explain.hpp; optimisation, with or without a portfolio). Default: explain (perf/NOTES.md
-  /// entries 20 and 21).
+  /// (search/explain.hpp; optimisation, with or without a portfolio, and satisfaction with every
+  /// solution asked for, max_solutions 0, where it enumerates too). Default: explain (perf/NOTES.md
+  /// entries 20, 21 and 33).
   LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 8;         ///< longer ones are not kept (perf/NOTES.md entry 25: 8, not 32)
@@ -146,6 +147,10 @@ struct SearchOptions {
   /// The explaining search's variable order rotated by variant / variants of its length (a distributed
   /// search's rank and ranks; the process's threads divide a rank's share).
   int explain_variant = 0, explain_variants = 1;
+  /// Satisfaction with -a and LearnMode::explain: the solutions the driver keeps to hand each over once
+  /// (the explaining searches' and the fleet's can meet), at most this many bytes; past it the
+  /// explaining searches stop and the fleet searches on alone.
+  std::size_t explain_solution_bytes = std::size_t(4) << 20;
 };
 
 /// A distributed search: one rank's figures (SearchReport::rank_figures).

@@ -185,10 +185,11 @@ void add_options(CLI::App& app, Options& o) {
                "The portfolio's runs branch towards the best solution's values first once one exists (solution "
                "phase saving; default on)");
   app.add_option("--learn", o.learn,
-                 "What kcp learns when optimising: none; restart (the portfolio's runs from the root leave "
+                 "What kcp learns: none; restart (when optimising, the portfolio's runs from the root leave "
                  "reduced nld-nogoods for every team, and a proof when one is searched to the end); all "
                  "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
-                 "its failures and learns clauses by conflict analysis, the short ones shared; the default)")
+                 "its failures and learns clauses by conflict analysis, the short ones shared; also for every "
+                 "solution of a satisfaction problem, -a, where it enumerates them too; the default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
   app.add_option("--explain-threads", o.explain_threads,
                  "With --learn explain: explaining searches per process, each on a host thread, in its own variable "
@@ -528,7 +529,9 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "restarts", std::to_string(rep.restarts));
     stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));
     stat(out, "neighbourhoodsExhausted", std::to_string(rep.neighbourhoods_exhausted));
-    if (so.learn != LearnMode::none && optimise) {
+    // Satisfaction learns through the explaining searches alone (rank 0's in a distributed search).
+    const bool explained = so.learn == LearnMode::explain && rep.explain_threads > 0;
+    if (so.learn != LearnMode::none && (optimise || explained)) {
       stat(out, "nogoodsLearned", std::to_string(rep.nogoods_learned));
       stat(out, "nogoodsKept", std::to_string(rep.nogoods_kept));
       stat(out, "nogoodsDropped", std::to_string(rep.nogoods_dropped));
@@ -537,7 +540,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "nogoodFailures", std::to_string(rep.nogood_failures));
       stat(out, "provedByNogood", rep.proved_by_nogood ? "true" : "false");
     }
-    if (so.learn == LearnMode::explain && optimise) {
+    if (so.learn == LearnMode::explain && (optimise || explained)) {
       stat(out, "explainThreads", std::to_string(rep.explain_threads));
       stat(out, "explainNodes", std::to_string(rep.explain_nodes));
       stat(out, "explainConflicts", std::to_string(rep.explain_conflicts));
@@ -548,7 +551,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "explainRuns", std::to_string(rep.explain_runs));
       stat(out, "explainFamilyReasons", std::to_string(rep.explain_family));
       stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
-      stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
+      if (optimise) stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
       if (rep.explain_failed) stat(out, "explainFailed", "true");
     }
     if (optimise) {

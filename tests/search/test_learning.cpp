@@ -641,6 +641,83 @@ TEST(Explaining, PigeonholesWithImportsAndDeletions) {
   }
 }
 
+/// Every solution (satisfaction, ExplainOptions::all_solutions) on the random small models, with
+/// bitsets and without, restarts from every conflict to every hundred, and every other model with
+/// room for a few clauses only (deletions at restarts, which keep the blocking nogoods): each solution
+/// brute force finds is reported once, nothing else is, the search ends complete with the proof, and
+/// no clause excludes a solution not reported before the clause was logged.
+TEST(Explaining, EverySolutionOnceAndNoClauseExcludesAnotherOne) {
+  const int models = test::quick_mode() ? 60 : 200;
+  std::int64_t learned = 0, deleted = 0, restarts = 0, imported = 0;
+  // Random small models, then pigeonholes whose weighted sum is fixed to a value few placements reach
+  // (bounds only: many conflicts), restarting at every conflict with room for two clauses.
+  std::vector<std::pair<Program, int>> ps;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    ps.emplace_back(seed % 4 < 2 ? small_optimisation(seed, objective) : small_global_optimisation(seed, objective), seed);
+  }
+  for (const auto& [n, h] : std::vector<std::pair<int, int>>{{5, 5}, {6, 6}, {6, 5}}) {
+    Program p;
+    for (int i = 0; i < n; ++i) p.add_var(0, h - 1);
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) p.add_row(LinearKind::ne, {1, -1}, {i, j}, 0);
+    const int sum = p.add_var(n + 1, n + 1);
+    std::vector<std::int32_t> cs{-1};
+    std::vector<int> xs{sum};
+    for (int i = 0; i < n; ++i) cs.push_back(i % 2 ? -(i + 1) : i + 1), xs.push_back(i);
+    p.add_row(LinearKind::eq, cs, xs, 0);
+    ps.emplace_back(p, -2);  // even: fed, no bitsets
+  }
+  for (auto& [p, seed] : ps) {
+    std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    const int last_var = p.num_vars() - 1;
+    if (seed % 2) p.give_bitsets(64);
+    ExplainOptions eo;
+    eo.all_solutions = true;
+    eo.export_length = 1 << 16;
+    eo.restart_base = seed < 0 || seed % 3 == 0 ? 1 : seed % 3 == 1 ? 4 : 100;
+    // Every other model keeps a few clauses only and is fed its own back, lengthened by two literals
+    // true at the root (deleted at restarts, the blocking nogoods kept).
+    const bool feed = seed % 2 == 0;
+    if (feed) eo.max_clauses = seed < 0 ? 2 : 1 + seed % 5;
+    ExplainingSearch e(p, eo);
+    std::vector<std::vector<std::int32_t>> found;
+    std::vector<std::int32_t> log;
+    const std::string where = seed < 0 ? "pigeonholes of " + std::to_string(last_var) : "seed " + std::to_string(seed);
+    for (int i = 0; i < 1000000 && !e.finished(); ++i) {
+      const std::size_t at = log.size();
+      e.run(seed % 4 == 0 ? 1 : 16, nullptr, found, log);
+      // The clauses of this step, against the solutions not reported by its end.
+      std::vector<std::vector<Literal>> back;
+      for (const auto& [g, bound] : read_log(log, at)) {
+        EXPECT_EQ(bound, INT64_MAX) << where;
+        for (const auto& sol : solutions) {
+          if (std::find(found.begin(), found.end(), sol) != found.end()) continue;
+          EXPECT_FALSE(std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, sol); }))
+              << where << ": a clause of " << g.size() << " literals excludes a solution not found yet";
+        }
+        back.emplace_back(g.rbegin(), g.rend());
+        back.back().push_back(Literal::make(last_var, lit_le, p.ub[std::size_t(last_var)]));
+        back.back().push_back(Literal::make(last_var, lit_ge, p.lb[std::size_t(last_var)]));
+      }
+      if (feed) e.import(back);
+    }
+    EXPECT_TRUE(e.complete()) << where;
+    EXPECT_EQ(e.stats().solutions, std::int64_t(found.size())) << where;
+    std::sort(found.begin(), found.end());
+    std::sort(solutions.begin(), solutions.end());
+    EXPECT_EQ(found, solutions) << where;  // each once
+    learned += e.stats().learned;
+    deleted += e.stats().deleted;
+    restarts += e.stats().restarts;
+    imported += e.stats().imported;
+  }
+  std::printf("every solution: %lld learned, %lld restarts, %lld imported, %lld deleted\n", (long long)learned,
+              (long long)restarts, (long long)imported, (long long)deleted);
+  EXPECT_GT(learned, models);
+  EXPECT_GT(deleted, 0);
+}
+
 template <class Space>
 class LearningOnBackend : public ::testing::Test {};
 TYPED_TEST_SUITE(LearningOnBackend, test::Backends, test::BackendName);
@@ -724,6 +801,51 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
   EXPECT_GT(learned, models);
   EXPECT_GT(propagations, 0);
   EXPECT_GT(proofs, 0);
+}
+
+/// Satisfaction with -a and explaining searches (one or three) beside one or two teams, slices of two
+/// nodes: every solution once (the fleet's and the threads' meet in the driver), the search complete,
+/// and no nogood excluding a solution not yet handed over. Also with a sieve of one byte, where the
+/// threads stop at their first handed-over solution and the fleet finishes alone. Over all runs the
+/// threads' proofs ended searches, and handed solutions over.
+TYPED_TEST(LearningOnBackend, AllSolutionsWithExplainingSearches) {
+  const int models = test::quick_mode() ? 12 : 40;
+  std::int64_t proofs = 0, explained = 0;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    const Program p = seed % 2 ? small_optimisation(seed, objective) : small_global_optimisation(seed, objective);
+    std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    std::sort(solutions.begin(), solutions.end());
+    for (int shape = 0; shape < 3; ++shape) {
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.probe_s = 0;
+      o.teams = 1 + shape % 2;
+      o.slice_nodes = 2;
+      o.learn = LearnMode::explain;
+      o.explain_threads = shape == 1 ? 3 : 1;
+      if (shape == 2) o.explain_solution_bytes = 1;
+      const std::string where = "seed " + std::to_string(seed) + ", shape " + std::to_string(shape);
+      std::vector<std::vector<std::int32_t>> got;
+      o.on_nogood = [&](const std::vector<Literal>& g, std::int64_t) {
+        for (const auto& sol : solutions) {
+          if (std::find(got.begin(), got.end(), sol) != got.end()) continue;
+          EXPECT_FALSE(std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, sol); }))
+              << where << ": a nogood of " << g.size() << " literals excludes a solution not handed over";
+        }
+      };
+      const SearchReport r =
+          search<TypeParam>(p, o, [&](const std::vector<std::int32_t>& v) { return got.push_back(v), true; });
+      EXPECT_TRUE(r.complete) << where;
+      EXPECT_GE(r.explain_threads, 1) << where;
+      std::sort(got.begin(), got.end());
+      EXPECT_EQ(got, solutions) << where;  // each once
+      proofs += r.proved_by_nogood ? 1 : 0;
+      explained += r.explain_nodes > 0 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(proofs, 0);
+  EXPECT_GT(explained, 0);
 }
 
 /// Satisfaction asked to learn: the same solutions, in the same order, as without.

@@ -298,6 +298,7 @@ TYPED_TEST(SearchOnBackend, EveryTeamAndSubproblemSplitFindsEachSolutionOnce) {
       for (const int depth : sweep<int>({0, 1, 4, 12})) {
         SearchOptions o;
         o.max_solutions = 0;
+        o.learn = LearnMode::none;  // the fleet's own accounting: no explaining search to end it first
         o.teams = teams;
         o.subproblem_depth = depth;
         // Runs of consecutive subproblems: one at a time (the default), up to 4, up to 64.
@@ -328,6 +329,7 @@ TYPED_TEST(SearchOnBackend, EndGameSplitHandsOutPiecesAndKeepsEveryAnswer) {
         for (const std::int64_t slice : {std::int64_t(0), std::int64_t(3)}) {
           SearchOptions o;
           o.max_solutions = 0;
+          o.learn = LearnMode::none;  // the fleet's own accounting: no explaining search to end it first
           o.teams = 8;
           o.subproblem_depth = depth;
           o.slice_nodes = slice;

@@ -925,7 +925,7 @@ class ExplainThread {
     if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
     ExplainOptions eo;
     eo.objective = o.objective;
-    eo.all_solutions = o.objective < 0;  // satisfaction's explaining search runs with -a alone
+    eo.all_solutions = o.objective < 0 && o.max_solutions != 1;
     // Variants beside the first restart on other units too: 1, 2, 1/2 and 4 times the base, in turn.
     static constexpr double restart_scale[] = {1.0, 2.0, 0.5, 4.0};
     eo.restart_base = std::max<std::int64_t>(
@@ -1599,6 +1599,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         incumbent = values;
       }
       ++report.solutions;
+      if (options.objective < 0 && source == from_explain) ++report.solutions_explain;
       if (!on_solution(values)) {
         stop = limit_reached = true;
         unreported = true;
@@ -1899,9 +1900,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       dist = std::make_unique<Distributed>(*peers, o, static_cast<int>(rows), own_rows);
     }
     // Learning needs free runs (optimisation with a portfolio) to learn from, or an explaining search.
-    // Satisfaction's runs with -a alone (under a solution limit the solutions keep the sequential
-    // search's order), and on one rank alone: rank 0, which hands the solutions over, keeps each once.
-    if (o.objective < 0 && (o.max_solutions != 0 || (distributed && peers->rank() > 0))) o.learn = LearnMode::none;
+    // Satisfaction's runs with -a or free search (under a solution limit the solutions otherwise keep
+    // the sequential search's order), and on one rank alone: rank 0, which hands the solutions over,
+    // keeps each once.
+    if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0)))
+      o.learn = LearnMode::none;
     if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).

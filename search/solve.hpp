@@ -42,6 +42,10 @@ constexpr int explain_threads_auto = 0;
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
   std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
+  /// Satisfaction under a solution limit: the solutions in the order a sequential search reaches them
+  /// (the fleet alone). False (free search, -f): with LearnMode::explain the explaining search runs
+  /// beside the fleet too, and its solutions come as found.
+  bool ordered_solutions = true;
   double time_limit_s = 0;           ///< 0: none
   std::vector<SearchPhase> phases;   ///< branching; a final phase over every variable is added:
   VarChoice free_var_choice = default_free_var_choice;  ///< its variable choice (split on the value)
@@ -106,8 +110,8 @@ struct SearchOptions {
   /// (optimisation with a portfolio only): none, the runs from the root (restarts), or every run
   /// (neighbourhoods too); explain: restarts, and the explaining search on one more host thread
   /// (search/explain.hpp; optimisation, with or without a portfolio, and satisfaction with every
-  /// solution asked for, max_solutions 0, where it enumerates too). Default: explain (perf/NOTES.md
-  /// entries 20, 21 and 33).
+  /// solution asked for, max_solutions 0, or without ordered_solutions, where it finds solutions
+  /// too). Default: explain (perf/NOTES.md entries 20, 21 and 33).
   LearnMode learn = LearnMode::explain;
   int nogood_capacity = 1024;        ///< nogoods the pool holds (the least active half goes when full)
   int nogood_max_length = 8;         ///< longer ones are not kept (perf/NOTES.md entry 25: 8, not 32)
@@ -147,9 +151,9 @@ struct SearchOptions {
   /// The explaining search's variable order rotated by variant / variants of its length (a distributed
   /// search's rank and ranks; the process's threads divide a rank's share).
   int explain_variant = 0, explain_variants = 1;
-  /// Satisfaction with -a and LearnMode::explain: the solutions the driver keeps to hand each over once
-  /// (the explaining searches' and the fleet's can meet), at most this many bytes; past it the
-  /// explaining searches stop and the fleet searches on alone.
+  /// Satisfaction with the explaining search beside the fleet: the solutions the driver keeps to hand
+  /// each over once (the explaining searches' and the fleet's can meet), at most this many bytes; past
+  /// it the explaining searches stop and the fleet searches on alone.
   std::size_t explain_solution_bytes = std::size_t(4) << 20;
 };
 
@@ -192,6 +196,7 @@ struct SearchReport {
   std::int64_t improvements_complete = 0, improvements_restart = 0, improvements_lns = 0;
   std::int64_t improvements_host = 0;  ///< of those, found by the host's rows beside the fleet
   std::int64_t improvements_explain = 0;  ///< of those, found by the explaining thread (LearnMode::explain)
+  std::int64_t solutions_explain = 0;  ///< satisfaction: of the solutions, those the explaining searches handed over first
   /// The explaining thread: its decisions, conflicts, clauses learned (their literals together),
   /// those sent to the pool, resolution steps, the propagator runs that minimised explanations, and
   /// its propagations (propagators and clauses).

@@ -188,8 +188,8 @@ void add_options(CLI::App& app, Options& o) {
                  "What kcp learns: none; restart (when optimising, the portfolio's runs from the root leave "
                  "reduced nld-nogoods for every team, and a proof when one is searched to the end); all "
                  "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
-                 "its failures and learns clauses by conflict analysis, the short ones shared; also for every "
-                 "solution of a satisfaction problem, -a, where it enumerates them too; the default)")
+                 "its failures and learns clauses by conflict analysis, the short ones shared; on satisfaction "
+                 "models with -a or -f it also finds solutions; the default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
   app.add_option("--explain-threads", o.explain_threads,
                  "With --learn explain: explaining searches per process, each on a host thread, in its own variable "
@@ -374,6 +374,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.interrupted = &interrupted;
   so.objective = compiled.objective;
   so.max_solutions = o.all ? 0 : o.num_solutions;
+  so.ordered_solutions = !o.free_search;  // the sequential order is the annotations'
   // What parsing and compiling left of the limit; never 0, which would mean no limit.
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
   so.slice_nodes = o.slice_nodes;
@@ -551,7 +552,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, "explainRuns", std::to_string(rep.explain_runs));
       stat(out, "explainFamilyReasons", std::to_string(rep.explain_family));
       stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
-      if (optimise) stat(out, "improvementsExplain", std::to_string(rep.improvements_explain));
+      stat(out, optimise ? "improvementsExplain" : "solutionsExplain",
+           std::to_string(optimise ? rep.improvements_explain : rep.solutions_explain));
       if (rep.explain_failed) stat(out, "explainFailed", "true");
     }
     if (optimise) {

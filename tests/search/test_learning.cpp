@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <vector>
 
 namespace kcp {
@@ -846,6 +847,47 @@ TYPED_TEST(LearningOnBackend, AllSolutionsWithExplainingSearches) {
   }
   EXPECT_GT(proofs, 0);
   EXPECT_GT(explained, 0);
+}
+
+/// Satisfaction under a solution limit (1 and 3), slices of two nodes. By default the explaining search
+/// stays off: the solutions are those the search without learning gives, in its order. Free search
+/// (ordered_solutions off): it runs beside, and the solutions are distinct solutions of the model, as
+/// many as asked; over all runs some came from it first.
+TYPED_TEST(LearningOnBackend, UnderASolutionLimitTheOrderStaysUnlessTheSearchIsFree) {
+  const int models = test::quick_mode() ? 12 : 40;
+  std::int64_t from_explain = 0;
+  for (int seed = 0; seed < models; ++seed) {
+    int objective = -1;
+    const Program p = seed % 2 ? small_optimisation(seed, objective) : small_global_optimisation(seed, objective);
+    const std::vector<std::vector<std::int32_t>> solutions = all_solutions(p);
+    for (const std::int64_t limit : {1, 3}) {
+      const std::string where = "seed " + std::to_string(seed) + ", -n " + std::to_string(limit);
+      SearchOptions o;
+      o.max_solutions = limit;
+      o.probe_s = 0;
+      o.teams = 2;
+      o.slice_nodes = 2;
+      const auto run = [&](SearchOptions so, std::vector<std::vector<std::int32_t>>& got) {
+        return search<TypeParam>(p, so, [&](const std::vector<std::int32_t>& v) { return got.push_back(v), true; });
+      };
+      std::vector<std::vector<std::int32_t>> plain, ordered, free;
+      o.learn = LearnMode::none;
+      run(o, plain);
+      o.learn = LearnMode::explain;
+      const SearchReport r = run(o, ordered);
+      EXPECT_EQ(ordered, plain) << where;
+      EXPECT_EQ(r.explain_threads, 0) << where;
+      o.ordered_solutions = false;
+      const SearchReport f = run(o, free);
+      EXPECT_EQ(f.explain_threads, 1) << where;
+      EXPECT_EQ(std::int64_t(free.size()), std::min<std::int64_t>(limit, std::int64_t(solutions.size()))) << where;
+      for (const auto& v : free)
+        EXPECT_NE(std::find(solutions.begin(), solutions.end(), v), solutions.end()) << where << ": not a solution";
+      EXPECT_EQ(std::set<std::vector<std::int32_t>>(free.begin(), free.end()).size(), free.size()) << where;
+      from_explain += f.solutions_explain;
+    }
+  }
+  EXPECT_GT(from_explain, 0);
 }
 
 /// Satisfaction asked to learn: the same solutions, in the same order, as without.

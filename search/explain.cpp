@@ -948,15 +948,11 @@ struct ExplainingSearch::Impl {
       // Every variable fixed at a fixpoint: a solution.
       ++st.solutions;
       solutions.push_back(lb);
-      if (opt.objective >= 0) {
-        guide_values = lb;
-        guided = true;
-      }
-      if (opt.objective < 0 && !opt.all_solutions) {
-        done = true;
-        return;
-      }
       if (opt.objective < 0) {
+        if (!opt.all_solutions) {
+          done = true;
+          return;
+        }
         // Blocked: the decisions, the last first (asserted one level up); none left is the proof.
         if (level == 0) return finish_proof(log);
         std::vector<Literal> block(level_decision.rbegin(), level_decision.rend() - 1);
@@ -964,6 +960,8 @@ struct ExplainingSearch::Impl {
         clauses[std::size_t(assert_clause(block))].kept = true;
         continue;
       }
+      guide_values = lb;
+      guided = true;
       best = std::min<std::int64_t>(best, lb[std::size_t(opt.objective)]);
       backjump(0);
       if (!apply_bound()) return finish_proof(log);

@@ -494,6 +494,11 @@ bool holds(const Literal& l, const std::vector<std::int32_t>& s) {
   }
 }
 
+/// Every literal of nogood `g` holds in solution `s` (the nogood excludes it).
+bool excludes(const std::vector<Literal>& g, const std::vector<std::int32_t>& s) {
+  return std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, s); });
+}
+
 /// The nogoods of a log (search/learning.hpp's format) from int `at` on, with their bounds.
 std::vector<std::pair<std::vector<Literal>, std::int64_t>> read_log(const std::vector<std::int32_t>& log, std::size_t at = 0) {
   std::vector<std::pair<std::vector<Literal>, std::int64_t>> out;
@@ -511,8 +516,7 @@ int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vecto
     proofs += g.empty() ? 1 : 0;
     for (const auto& s : solutions) {
       if (s[std::size_t(objective)] >= bound) continue;
-      const bool all = std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, s); });
-      EXPECT_FALSE(all) << where << ": a clause of " << g.size() << " literals excludes a solution of objective "
+      EXPECT_FALSE(excludes(g, s)) << where << ": a clause of " << g.size() << " literals excludes a solution of objective "
                         << s[std::size_t(objective)] << " under bound " << bound;
     }
   }
@@ -694,7 +698,7 @@ TEST(Explaining, EverySolutionOnceAndNoClauseExcludesAnotherOne) {
         EXPECT_EQ(bound, INT64_MAX) << where;
         for (const auto& sol : solutions) {
           if (std::find(found.begin(), found.end(), sol) != found.end()) continue;
-          EXPECT_FALSE(std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, sol); }))
+          EXPECT_FALSE(excludes(g, sol))
               << where << ": a clause of " << g.size() << " literals excludes a solution not found yet";
         }
         back.emplace_back(g.rbegin(), g.rend());
@@ -770,8 +774,7 @@ TYPED_TEST(LearningOnBackend, EveryNogoodHoldsAndTheOptimumIsProven) {
         ++checked;
         for (const auto& s : solutions) {
           if (s[std::size_t(objective)] >= bound) continue;
-          const bool all = std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, s); });
-          EXPECT_FALSE(all) << where << ": a nogood of " << g.size() << " literals excludes a solution of objective "
+          EXPECT_FALSE(excludes(g, s)) << where << ": a nogood of " << g.size() << " literals excludes a solution of objective "
                             << s[std::size_t(objective)] << " under bound " << bound;
         }
       };
@@ -831,7 +834,7 @@ TYPED_TEST(LearningOnBackend, AllSolutionsWithExplainingSearches) {
       o.on_nogood = [&](const std::vector<Literal>& g, std::int64_t) {
         for (const auto& sol : solutions) {
           if (std::find(got.begin(), got.end(), sol) != got.end()) continue;
-          EXPECT_FALSE(std::all_of(g.begin(), g.end(), [&](const Literal& l) { return holds(l, sol); }))
+          EXPECT_FALSE(excludes(g, sol))
               << where << ": a nogood of " << g.size() << " literals excludes a solution not handed over";
         }
       };

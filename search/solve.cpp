@@ -167,6 +167,7 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
       report.neighbourhoods_exhausted += team(t, team_lns_exhausted);
     }
     report.nodes += team(t, team_nodes);
+    if (t < rows.complete) report.complete_nodes += team(t, team_nodes);
     report.failures += team(t, team_failures);
     report.fixpoint_iterations += team(t, team_fixpoint_iterations);
     report.restores += team(t, team_restores);
@@ -191,7 +192,8 @@ constexpr Counter work_counters[] = {&SearchReport::nodes,
                                      &SearchReport::neighbourhoods,
                                      &SearchReport::neighbourhoods_exhausted,
                                      &SearchReport::subproblem_runs,
-                                     &SearchReport::split_pieces};
+                                     &SearchReport::split_pieces,
+                                     &SearchReport::complete_nodes};
 
 /// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
 void add_work(SearchReport& to, const SearchReport& from) {
@@ -1872,8 +1874,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
   Peers* const peers = options.peers != nullptr && options.peers->size() > 1 ? options.peers : nullptr;
+  // On a GPU (a space the host cannot read): the host's cores beside it run free rows and explaining searches.
+  const bool beside_gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   const auto run = [&](SearchOptions o, const SolutionCallback& cb, bool distributed) {
     const auto start = Clock::now();
+    if (o.portfolio < 0) o.portfolio = beside_gpu ? default_portfolio_gpu : default_portfolio;
     std::unique_ptr<Distributed> dist;
     if (distributed) {
       // Every rank splits the root into the same subproblems: 2^p of them, 16 (or 4: subproblems_per_row)
@@ -1910,7 +1915,6 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
     using Host = Kokkos::DefaultHostExecutionSpace;
-    const bool beside_gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const int host_teams = o.host_teams == host_teams_auto ? (beside_gpu ? -1 : 0) : o.host_teams;
     const int explainers =
         o.explain_threads == explain_threads_auto ? explain_threads_for(beside_gpu, Host().concurrency()) : o.explain_threads;

@@ -89,7 +89,7 @@ struct SearchOptions {
   /// The portfolio when optimising (search/modes.hpp): the share of the teams on free runs (restarts,
   /// then LNS), the rest on the complete subproblem search, which alone proves optimality. One team
   /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;
-  /// -1: default_portfolio. Satisfaction always searches completely.
+  /// -1: default_portfolio (default_portfolio_gpu on a GPU). Satisfaction always searches completely.
   double portfolio = -1;
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
@@ -169,8 +169,12 @@ inline int explain_threads_for(bool beside_gpu, int host_threads) {
   return beside_gpu ? std::clamp(host_threads / 4, 1, 4) : 1;
 }
 
-/// SearchOptions::portfolio by default.
-constexpr double default_portfolio = 0.5;
+/// SearchOptions::portfolio by default: half the teams on the host's backends (a team a core); a
+/// quarter beside a GPU, whose teams share its SMs: one GPU's search runs about as fast on a quarter of
+/// its teams as on all of them, so free teams take the complete search's throughput in proportion to
+/// their number (diameterc-mst proved 1.4x sooner at a quarter, objectives no worse: perf/NOTES.md
+/// entry 34).
+constexpr double default_portfolio = 0.5, default_portfolio_gpu = 0.25;
 
 struct SearchReport {
   bool complete = false;     ///< the whole tree was explored (optimum proven / all solutions found)
@@ -207,6 +211,7 @@ struct SearchReport {
   std::int64_t explain_threads = 0;  ///< explaining searches (distributed: over every rank)
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)
   std::int64_t host_nodes = 0;         ///< of nodes, the host's rows'
+  std::int64_t complete_nodes = 0;     ///< of nodes, the complete rows' (the rest: free rows, the host's)
   /// Beside the host's rows: how long the fleet's finished slices waited for the host's slice to end.
   double fleet_wait_s = 0;
   /// Learning: nogoods kept into the pool over the search, learned but not kept (too long, duplicates,

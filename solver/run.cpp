@@ -154,7 +154,7 @@ void add_options(CLI::App& app, Options& o) {
                  "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
                  "the complete search, which alone proves optimality (0: complete search only; one team "
                  "alternates between the two; default " +
-                     fmt::format("{}", default_portfolio) + ")")
+                     fmt::format("{}, {} on a GPU", default_portfolio, default_portfolio_gpu) + ")")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--host-teams", o.host_teams,
                  "Optimisation: host threads running restarts and large-neighbourhood search beside the "
@@ -479,6 +479,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   }
   if (o.statistics) {
     stat(out, "nodes", std::to_string(rep.nodes));
+    stat(out, "completeNodes", std::to_string(rep.complete_nodes));
     stat(out, "failures", std::to_string(rep.failures));
     stat(out, "solutions", std::to_string(rep.solutions));
     stat(out, "peakDepth", std::to_string(rep.peak_depth));

@@ -54,6 +54,16 @@ struct Run {
   bool all_valid = true, improving = true;
 };
 
+/// One team searching completely (no free rows): the reference run a portfolio's must agree with.
+SearchOptions complete_search(int objective, LearnMode learn) {
+  SearchOptions o;
+  o.objective = objective;
+  o.teams = 1;
+  o.portfolio = 0;
+  o.learn = learn;
+  return o;
+}
+
 template <class Space>
 Run run(const Program& p, SearchOptions o) {
   Run r;
@@ -206,13 +216,9 @@ TYPED_TEST(PortfolioOnBackend, ReachesAndProvesTheOptimumOfCompleteSearch) {
   for (int seed = 0; seed < models; ++seed) {
     int objective = -1;
     const Program p = random_optimisation(seed, objective);
-    SearchOptions o;
-    o.objective = objective;
-    o.teams = 1;
-    o.portfolio = 0;
     // The portfolio's own rows (learning from restarts): the explaining thread beside them
     // (search/explain.hpp) would find most of these small models' solutions first.
-    o.learn = LearnMode::restart;
+    SearchOptions o = complete_search(objective, LearnMode::restart);
     const Run reference = run<Kokkos::Serial>(p, o);
     ASSERT_TRUE(reference.report.complete) << "seed " << seed;
     ASSERT_TRUE(reference.all_valid && reference.improving) << "seed " << seed;
@@ -278,6 +284,25 @@ TYPED_TEST(PortfolioOnBackend, SatisfactionSearchesCompletelyOnly) {
     EXPECT_EQ(r.report.free_teams, 0);
     EXPECT_EQ(r.solutions, reference.solutions) << "seed " << seed;  // in the sequential order
     EXPECT_EQ(r.report.complete, reference.report.complete) << "seed " << seed;
+  }
+}
+
+/// The default share of free teams: half on the host's backends, a quarter on a GPU (its teams share
+/// its SMs: perf/NOTES.md entry 34); the optimum is the complete search's either way.
+TYPED_TEST(PortfolioOnBackend, DefaultShareIsHalfOnTheHostAndAQuarterOnAGpu) {
+  const bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
+  for (int seed = 0; seed < 5; ++seed) {
+    int objective = -1;
+    const Program p = random_optimisation(seed, objective);
+    SearchOptions o = complete_search(objective, LearnMode::none);
+    const Run reference = run<Kokkos::Serial>(p, o);
+    o.teams = 8;
+    o.portfolio = -1;
+    o.host_teams = 0;
+    const Run r = run<TypeParam>(p, o);
+    EXPECT_EQ(r.report.free_teams, gpu ? 2 : 4) << "seed " << seed;
+    EXPECT_TRUE(r.report.complete) << "seed " << seed;
+    EXPECT_EQ(r.report.best, reference.report.best) << "seed " << seed;
   }
 }
 

@@ -1874,8 +1874,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (options.team_size > 0) lp.team_size = options.team_size;
   if (options.vector_length > 0) lp.vector_length = options.vector_length;
   Peers* const peers = options.peers != nullptr && options.peers->size() > 1 ? options.peers : nullptr;
-  // On a GPU (a space the host cannot read): the host's cores beside it run free rows and explaining searches.
-  const bool beside_gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  constexpr bool beside_gpu = on_gpu<ExecSpace>();
   const auto run = [&](SearchOptions o, const SolutionCallback& cb, bool distributed) {
     const auto start = Clock::now();
     if (o.portfolio < 0) o.portfolio = beside_gpu ? default_portfolio_gpu : default_portfolio;

@@ -169,6 +169,13 @@ inline int explain_threads_for(bool beside_gpu, int host_threads) {
   return beside_gpu ? std::clamp(host_threads / 4, 1, 4) : 1;
 }
 
+/// Whether a search on ExecSpace runs beside the host rather than on it: a GPU, a space whose memory
+/// the host cannot read (its host threads then run free rows and explaining searches beside it).
+template <class ExecSpace>
+constexpr bool on_gpu() {
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+}
+
 /// SearchOptions::portfolio by default: half the teams on the host's backends (a team a core); a
 /// quarter beside a GPU, whose teams share its SMs: one GPU's search runs about as fast on a quarter of
 /// its teams as on all of them, so free teams take the complete search's throughput in proportion to

@@ -290,7 +290,7 @@ TYPED_TEST(PortfolioOnBackend, SatisfactionSearchesCompletelyOnly) {
 /// The default share of free teams: half on the host's backends, a quarter on a GPU (its teams share
 /// its SMs: perf/NOTES.md entry 34); the optimum is the complete search's either way.
 TYPED_TEST(PortfolioOnBackend, DefaultShareIsHalfOnTheHostAndAQuarterOnAGpu) {
-  const bool gpu = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible;
+  constexpr bool gpu = on_gpu<TypeParam>();
   for (int seed = 0; seed < 5; ++seed) {
     int objective = -1;
     const Program p = random_optimisation(seed, objective);

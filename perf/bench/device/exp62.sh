@@ -16,12 +16,19 @@
 #          two runs each (every GPU node is then the complete search's: nodes - hostNodes);
 #   tperrank: BASE at the default with a half and a quarter of each GPU's teams (--teams) on 2 and 4
 #          GPUs, two runs each (one GPU's figures: teams).
+#   slots: REV (s23b: 3789449, the GPU's free share a quarter, with an experiment's KCP_SPLIT_SLOTS (not kept) that
+#          sets the end-game pool's slots, 256 at most by default), diameterc-mst on 1 / 2 / 4 GPUs, the
+#          default and 1,024 slots (one per complete team) alternating, REPS runs each; rcpsp 22_6
+#          --learn none likewise on the most GPUs, two runs;
+#   open:  REV, final objectives of the six open instances on 1 / 2 / 4 GPUs, 15 s, one run each.
 # usage (device): [REPS=3] bash perf/bench/device/exp62.sh REV BASE [ab teams none trace free0 tperrank]; carry gpu-mpi
 # (mpirt.tgz, kcp-mpi-REV.gz, kcp-mpi-BASE.gz), gpu-bench-mznlib
 set -u
-REV=$1 BASE=$2; shift 2; WHAT="${*:-ab teams none trace free0 tperrank}"; REPS=${REPS:-3}
+REV=$1 BASE=$2; shift 2; WHAT="${*:-ab teams none trace free0 tperrank}"  # slots, open: by name; REPS=${REPS:-3}
 D=diameterc-mst_c_v20_a190_d4
-source perf/bench/device/mpi-prep.sh exp62 $REV $D rcpsp_J30_15_5 rcpsp_J30_22_6
+OPEN="accap_accap_a40_f800_t180 ma-path-finding_ins_g16_p10_a20 stripboard_common-emitter-simple team-assignment_data3_5_31
+      traveling-tppv_circ14cnonbal triangular_n39"
+source perf/bench/device/mpi-prep.sh exp62 $REV $D rcpsp_J30_15_5 rcpsp_J30_22_6 $([[ "$*" == *open* ]] && echo $OPEN)
 B=/tmp/kcp-mpi-$BASE
 gunzip -c gpu-mpi/kcp-mpi-$BASE.gz > $B && chmod +x $B
 stat_line() {
@@ -32,9 +39,9 @@ on() {  # BINARY GPUS INSTANCE TAG [kcp args]
   local m=$1 k=$2 i=$3 tag=$4 f; shift 4
   f=$R/$i-$tag-$k.txt
   if [ $k = 1 ]; then
-    OMP_NUM_THREADS=16 timeout 50 $m --space cuda -s -t 40000 "$@" /tmp/dev/$i.fzn > $f 2>&1
+    OMP_NUM_THREADS=16 timeout 50 $m --space cuda -s -t ${TL:-40000} "$@" /tmp/dev/$i.fzn > $f 2>&1
   else
-    timeout 50 mpirun -n $k --bind-to none -x OMP_NUM_THREADS=16 ${KCP_TRACE:+-x KCP_TRACE} $m --space cuda -s -t 40000 "$@" /tmp/dev/$i.fzn > $f 2>&1
+    timeout 50 mpirun -n $k --bind-to none -x OMP_NUM_THREADS=16 ${KCP_TRACE:+-x KCP_TRACE} ${KCP_SPLIT_SLOTS:+-x KCP_SPLIT_SLOTS} $m --space cuda -s -t ${TL:-40000} "$@" /tmp/dev/$i.fzn > $f 2>&1
   fi
   echo "$i $tag gpus=$k $(stat_line $f)"
 }
@@ -81,4 +88,23 @@ if [[ $WHAT == *tperrank* ]]; then
     done
   done | tee $R/tperrank-$BASE.txt
   echo "== tperrank $((SECONDS - t0)) s"
+fi
+if [[ $WHAT == *slots* ]]; then
+  for rep in $(seq $REPS); do
+    for k in $counts; do
+      on $M $k $D slots-default-$rep
+      KCP_SPLIT_SLOTS=1024 on $M $k $D slots-1024-$rep
+    done
+  done | tee $R/slots-$REV.txt
+  for rep in 1 2; do
+    on $M ${counts##* } rcpsp_J30_22_6 none-slots-default-$rep --learn none
+    KCP_SPLIT_SLOTS=1024 on $M ${counts##* } rcpsp_J30_22_6 none-slots-1024-$rep --learn none
+  done | tee -a $R/slots-$REV.txt
+  echo "== slots $((SECONDS - t0)) s"
+fi
+if [[ $WHAT == *open* ]]; then
+  for i in $OPEN; do
+    for k in $counts; do TL=15000 on $M $k $i open; done
+  done | tee $R/open-$REV.txt
+  echo "== open $((SECONDS - t0)) s"
 fi

@@ -112,8 +112,10 @@ struct Rows {
   int total() const { return complete + free; }
 };
 
+/// `o.portfolio` is the share itself: search()'s run resolves the default (-1) by backend first.
 Rows portfolio_rows(const SearchOptions& o, int teams) {
-  const double share = o.portfolio < 0 ? default_portfolio : o.portfolio;
+  if (o.portfolio < 0) throw std::logic_error("kcp: the portfolio's share is not resolved");
+  const double share = o.portfolio;
   Rows r;
   if (o.objective >= 0 && o.restart != RestartSequence::none && share > 0)
     r.free = teams == 1 ? 1 : std::clamp(static_cast<int>(std::lround(teams * share)), 1, teams - 1);

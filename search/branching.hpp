@@ -189,6 +189,22 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, s
   return b;
 }
 
+/// The branch `b` (on an unfixed variable) as a split of its variable's values into halves by count
+/// (SearchOptions::halve_path), the half holding b's first branch's end first.
+template <class Store>
+KOKKOS_INLINE_FUNCTION Branch halve(const Store& s, const Branch& b) {
+  Branch h;
+  h.var = b.var;
+  h.lo = s.min(b.var);
+  h.hi = s.max(b.var);
+  h.kind = decide_split;
+  h.v = static_cast<std::int32_t>(s.value_at_rank(b.var, (s.domain_size(b.var) - 1) / 2));  // lo <= v < hi
+  // Does b's first branch take the values above v first? A split's when reversed; a value decision's
+  // when it is x = hi, or x != lo.
+  h.reversed = b.kind == decide_split ? b.reversed : b.reversed ? b.v == h.lo : b.v == h.hi;
+  return h;
+}
+
 /// Solution phase saving: the branch on x (unfixed) whose first branch leads towards x = g, the
 /// value x has in the incumbent (g in x's domain): x = g | x != g with a bitset; else a split whose
 /// first half keeps g at one of its ends, so that the next decision on x (g an end) takes x = g.

@@ -169,7 +169,12 @@ struct SplitPool {
   KOKKOS_INLINE_FUNCTION void give(const SearchState<MemorySpace>& state, const Row& ts, const Decisions& decisions,
                                    int prefix) const {
     const std::int64_t waiting = peek(state.control(ctl_split_waiting));
-    if (waiting <= 0 || peek(state.control(ctl_split_pooled)) >= waiting) return;
+    const std::int64_t pooled = peek(state.control(ctl_split_pooled));
+    if (waiting <= 0 || pooled >= waiting) return;
+    // Only other processes' demand is left: the rows whose pieces start shallowest give (their open
+    // branches are the largest), so that a round of pieces across processes moves more work.
+    const std::int64_t cap = peek(state.control(ctl_split_give_cap));
+    if (cap > 0 && pooled >= waiting - peek(state.control(ctl_split_extra)) && ts(team_prefix) >= cap) return;
     const int depth = static_cast<int>(ts(team_depth));
     const int room = static_cast<int>(pieces.extent(1));
     int open = -1;

@@ -79,6 +79,7 @@ struct ParallelSearch {
   /// Complete rows take runs of up to this many consecutive subproblems (search/modes.hpp's
   /// take_subproblem); 1: one at a time.
   int run_cap = 1;
+  bool halve_path = false;         ///< SearchOptions::halve_path
   std::int64_t node_budget = 1;    ///< nodes per team per launch
   int scratch_level = 0;
   FixpointOptions fixpoint;
@@ -466,6 +467,10 @@ struct ParallelSearch {
         if (!failed && b.var >= 0) {
           Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
           if (depth < prefix) {  // on a subproblem's path (free rows start below their prefix)
+            if (halve_path) {
+              const Branch h = halve(s, b);
+              dec = Decision{h.var, h.lo, h.hi, h.v, static_cast<std::int8_t>(h.reversed), 0, h.kind, 0};
+            }
             dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
           } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
                      state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {

@@ -51,6 +51,10 @@ enum Control : int {
   ctl_split_waiting,        ///< complete rows waiting for a piece (no subproblem left to take)
   ctl_split_pooled,         ///< pieces in the pool, reserved or published, not yet taken
   ctl_split_holding,        ///< complete rows holding a subproblem or a piece
+  ctl_split_extra,          ///< of ctl_split_waiting, the pieces other processes asked for (the host's)
+  /// While only other processes' demand is left, rows whose never-undone prefix is this long or longer
+  /// do not give (the host's choice, SearchOptions::shallow_givers); 0: every row gives.
+  ctl_split_give_cap,
 #ifdef KCP_CHECK_INVARIANTS
   // The counts of a KCP_CHECK_INVARIANTS build (ParallelSearch::check_invariants).
   ctl_check_nodes,          ///< nodes checked (a complete fixpoint, no failure)

@@ -345,6 +345,10 @@ class Searcher {
   virtual bool backlog() const = 0;
   /// Complete rows waiting for a piece at the last slice's end (those it was asked for beyond them not counted).
   virtual std::int64_t waiting() const = 0;
+  /// KCP_TRACE: what the complete rows held at the last slice's end (rows holding a subproblem or a piece
+  /// of one, how many distinct subproblems, the most held one and by how many rows, and the shortest
+  /// and median never-undone prefix among the holders: how deep their pieces start).
+  virtual std::string holdings() const { return {}; }
   /// Set up: the shape and the store's figures (the counters stay 0 until add_totals).
   SearchReport setup;
 };
@@ -474,6 +478,8 @@ class SliceSearcher final : public Searcher {
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
     kernel_.run_cap = std::max(1, options.subproblem_runs);
+    shallow_givers_ = options.shallow_givers;
+    kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);
     // End-game splitting: a slot per complete row up to 256; pieces from decisions up to 256 levels
     // below the subproblems' roots.
     report.end_game_split = splits_end_game(options, rows_.complete);
@@ -625,6 +631,7 @@ class SliceSearcher final : public Searcher {
         slice.open = std::min(slice.open, subproblem_at(team_(t, team_run_next)));
     for (int t = 0; t < rows_.complete; ++t) slice.idle += team_(t, team_idle) ? 1 : 0;
     slice.complete = rows_.complete > 0 && slice.idle == rows_.complete;
+    if (extra_wanted_ > 0) choose_givers();
     return slice;
   }
 
@@ -703,8 +710,28 @@ class SliceSearcher final : public Searcher {
   void want_pieces(std::int64_t extra) override {
     if (!splits() || extra == extra_wanted_) return;
     control_(ctl_split_waiting) += extra - extra_wanted_;
+    control_(ctl_split_extra) = extra;
     extra_wanted_ = extra;
     put_control(ctl_split_waiting);
+    put_control(ctl_split_extra);
+    choose_givers();
+  }
+
+  /// SearchOptions::shallow_givers: while other processes want pieces, the shallowest quarter of the
+  /// holding complete rows by prefix give them (ctl_split_give_cap); after every slice, as rows move on.
+  void choose_givers() {
+    std::int64_t cap = 0;
+    if (shallow_givers_ && extra_wanted_ > 0) {
+      std::vector<std::int64_t> prefixes = holders().second;
+      if (!prefixes.empty()) {
+        const auto q = prefixes.begin() + std::ptrdiff_t(prefixes.size() / 4);
+        std::nth_element(prefixes.begin(), q, prefixes.end());
+        cap = *q + 1;
+      }
+    }
+    if (cap == control_(ctl_split_give_cap)) return;
+    control_(ctl_split_give_cap) = cap;
+    put_control(ctl_split_give_cap);
   }
 
   std::vector<std::int64_t> take_pieces(std::int64_t max) override {
@@ -748,6 +775,30 @@ class SliceSearcher final : public Searcher {
 
   std::int64_t waiting() const override {
     return splits() ? std::max<std::int64_t>(0, control_(ctl_split_waiting) - extra_wanted_) : 0;
+  }
+
+  /// The complete rows holding a subproblem or a piece of one at the last slice's end: their
+  /// subproblems and their never-undone prefixes' lengths.
+  std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> holders() const {
+    std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> h;
+    for (int t = 0; t < rows_.complete; ++t)
+      if (team_(t, team_subproblem) >= 0 && !team_(t, team_idle)) {
+        h.first.push_back(team_(t, team_subproblem));
+        h.second.push_back(team_(t, team_prefix));
+      }
+    return h;
+  }
+
+  std::string holdings() const override {
+    auto [subproblems, prefixes] = holders();
+    if (prefixes.empty()) return "held=0";
+    std::map<std::int64_t, int> held;
+    for (const std::int64_t s : subproblems) ++held[s];
+    const auto top = std::max_element(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::sort(prefixes.begin(), prefixes.end());
+    return "held=" + std::to_string(prefixes.size()) + " distinct=" + std::to_string(held.size()) +
+           " top=" + std::to_string(top->first) + ":" + std::to_string(top->second) +
+           " prefix_min=" + std::to_string(prefixes.front()) + " prefix_med=" + std::to_string(prefixes[prefixes.size() / 2]);
   }
 
   void add_totals(SearchReport& report) const override {
@@ -805,6 +856,7 @@ class SliceSearcher final : public Searcher {
   /// Distributed end-game splitting: pieces asked of the rows beyond their own waiting ones, pieces
   /// taken out and put in, and those from another process not yet in the pool (piece logs of one).
   std::int64_t extra_wanted_ = 0, exported_ = 0, imported_ = 0;
+  bool shallow_givers_ = false;  ///< SearchOptions::shallow_givers
   std::deque<std::vector<std::int64_t>> backlog_;
 
   /// Writes the host's value of a control slot to the state (between launches).
@@ -1672,10 +1724,10 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
         SearchReport h;
         if (helper != nullptr) helper->add_totals(h);
         std::fprintf(stderr,
-                     "kcp-trace rank=%d t=%.4f slice=%.4f idle=%d waiting=%lld unclaimed=%lld helper_slices=%d helper_nodes=%lld\n",
+                     "kcp-trace rank=%d t=%.4f slice=%.4f idle=%d waiting=%lld unclaimed=%lld helper_slices=%d helper_nodes=%lld %s\n",
                      dist != nullptr ? dist->rank() : 0, seconds_since(start), seconds_since(slice_start), slice.idle,
                      static_cast<long long>(fleet.waiting()), static_cast<long long>(fleet.unclaimed()), helper_slices,
-                     static_cast<long long>(h.nodes));
+                     static_cast<long long>(h.nodes), fleet.holdings().c_str());
       }
       phase(0);
       if (dist != nullptr) dist->receive(inbox);

@@ -137,9 +137,17 @@ struct SearchOptions {
   /// Complete rows take runs of up to this many consecutive subproblems (fewer when what is left over
   /// the complete rows is less; search/modes.hpp); 1: one at a time.
   int subproblem_runs = 1;
+  /// On the subproblems' paths (the first p decisions) complete rows halve the chosen variable's values
+  /// (search/branching.hpp's halve) instead of branching as the phase says: with x = v | x != v (or
+  /// x = lo | x > lo) the subproblem of every right branch holds most of the tree, halves split it
+  /// evenly. Never with satisfaction in order (the halves change the order of solutions).
+  bool halve_path = false;
   /// End-game splitting (search/modes.hpp's SplitPool): once no subproblem is left, complete rows
   /// give open branches of those in hand to rows with none. Never with satisfaction in order.
   bool end_game_split = true;
+  /// Distributed end game: the pieces other ranks ask for come from the quarter of the holding complete
+  /// rows whose prefixes are shortest (their open branches are the largest) instead of from any row.
+  bool shallow_givers = false;
   /// Distributed with --learn explain: every rank runs an explaining search (its variable order rotated by
   /// rank) and sends the clauses it shares to every other rank; false: rank 0's alone, the others' rows
   /// learning as with restart.

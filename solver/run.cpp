@@ -53,6 +53,8 @@ struct Options {
   int teams = 0;
   int subproblem_depth = -1;
   int subproblem_runs = 1;
+  std::string subproblem_path = "branching";
+  std::string end_game_givers = "any";
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
@@ -134,6 +136,15 @@ void add_options(CLI::App& app, Options& o) {
                  "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "
                  "teams is less; default 1: one at a time, as runs measured no faster)")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--subproblem-path", o.subproblem_path,
+                 "The decisions on the subproblems' paths: branching (as the search annotations or free search "
+                 "branch; the default) or halves (the chosen variable's values split in two halves by count, so "
+                 "that the subproblems are more even; not with satisfaction's first solutions in order)")
+      ->check(CLI::IsMember({"branching", "halves"}));
+  app.add_option("--end-game-givers", o.end_game_givers,
+                 "Under mpirun with --end-game-split: which teams give the pieces other ranks ask for: any (the "
+                 "default) or shallow (the quarter of the busy teams whose work starts shallowest: larger pieces)")
+      ->check(CLI::IsMember({"any", "shallow"}));
   app.add_option("--end-game-split", o.end_game_split,
                  "Once no subproblem is left, teams with none take open branches of the subproblems other teams "
                  "still search: on (the default) or off (never with satisfaction's first solutions: they keep "
@@ -369,6 +380,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.teams = o.teams;
   so.subproblem_depth = o.subproblem_depth;
   so.subproblem_runs = o.subproblem_runs;
+  so.halve_path = o.subproblem_path == "halves";
+  so.shallow_givers = o.end_game_givers == "shallow";
   so.end_game_split = o.end_game_split == "on";
   so.max_depth = o.max_depth;
   so.interrupted = &interrupted;

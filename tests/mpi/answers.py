@@ -114,7 +114,9 @@ def main():
     for model in models:
         name = os.path.basename(model)
         for space in ('serial', 'openmp'):
-            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none'], split, split + ['-a']):
+            # Halved paths, and the pieces other ranks ask for from the shallowest teams.
+            halves = ['--subproblem-path', 'halves', '--end-game-givers', 'shallow']
+            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none'], split, split + ['-a'], split + halves):
                 if '-a' in extra and name == 'late10.fzn':
                     continue  # 10! solutions
                 args = base + ['--space', space] + extra + [model]

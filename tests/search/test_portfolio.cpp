@@ -128,6 +128,55 @@ TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
   }
 }
 
+/// Halved subproblem paths (search/branching.hpp's halve): the two branches partition x's domain into
+/// halves by count (the first at most one value larger or smaller), with a bitset and without, and the
+/// half first explored holds the end the branch it replaces took first.
+TEST(Portfolio, HalvesPartitionTheDomainEvenlyInTheBranchsDirection) {
+  using Search = ParallelSearch<Kokkos::DefaultHostExecutionSpace, false, true>;
+  for (const bool bits : {false, true}) {
+    for (const int hi : {5, 11, 12}) {
+      Program p;
+      const int x = p.add_var(3, hi);
+      if (bits) p.give_bitsets(64);
+      p.store().remove(x, 4);  // a hole (kept with a bitset only)
+      const auto values_of = [&](Program& q) {
+        std::vector<std::int64_t> out;
+        for (std::int64_t v = 3; v <= hi; ++v)
+          if (q.lb[0] <= q.ub[0] && q.store().contains(x, v)) out.push_back(v);
+        return out;
+      };
+      const std::vector<std::int64_t> root = values_of(p);
+      const std::int32_t lo = p.lb[0], top = p.ub[0];
+      // Branches as the phases make them: x = lo | x > lo, x = hi | x < hi, and value decisions both ways.
+      const Branch branches[] = {{x, lo, top, lo, false, decide_split}, {x, lo, top, top - 1, true, decide_split},
+                                 {x, lo, top, lo, false, decide_value}, {x, lo, top, top, false, decide_value},
+                                 {x, lo, top, lo, true, decide_value}};
+      for (const Branch& b : branches) {
+        const Branch h = halve(p.store(), b);
+        const Decision d{h.var, h.lo, h.hi, h.v, static_cast<std::int8_t>(h.reversed), 0, h.kind, 0};
+        Program first = p, second = p;
+        int st = 0;
+        Search::apply(d, false, first.store(), st);
+        Search::apply(d, true, second.store(), st);
+        const std::vector<std::int64_t> a = values_of(first), c = values_of(second);
+        const std::string where = std::string(bits ? "bitset" : "bounds") + ", 3.." + std::to_string(hi) +
+                                  ", branch v = " + std::to_string(b.v) + (b.reversed ? " reversed" : "") +
+                                  (b.kind == decide_value ? " (value)" : " (split)");
+        ASSERT_FALSE(a.empty()) << where;
+        ASSERT_FALSE(c.empty()) << where;
+        EXPECT_LE(std::abs(std::int64_t(a.size()) - std::int64_t(c.size())), 1) << where;
+        std::vector<std::int64_t> both = a;
+        both.insert(both.end(), c.begin(), c.end());
+        std::sort(both.begin(), both.end());
+        EXPECT_EQ(both, root) << where;  // disjoint and covering
+        // The first half holds the end the phase's first branch took first.
+        const bool high_first = b.kind == decide_split ? b.reversed : b.reversed ? b.v == lo : b.v == top;
+        EXPECT_EQ(high_first ? a.back() : a.front(), high_first ? std::int64_t(top) : std::int64_t(lo)) << where;
+      }
+    }
+  }
+}
+
 /// LNS neighbourhoods (FreeRuns::start): with windows, every other one fixes all but one cyclic
 /// window of consecutive neighbourhood variables, as many freed as the share says; the others fix a
 /// random share; each fixing is the incumbent's value, as a value decision on the prefix.

@@ -609,6 +609,49 @@ TYPED_TEST(SearchOnBackend, AnnotatedSearchFindsGecodesFirstSolution) {
   }
 }
 
+/// Halved subproblem paths (SearchOptions::halve_path): every branching choice still enumerates each
+/// solution once and proves the optimum, with the end game on and off; satisfaction's first solution
+/// in order ignores them (the first solution is the sequential search's).
+TYPED_TEST(SearchOnBackend, HalvedPathsKeepEveryAnswer) {
+  const char* vars[] = {"input_order", "first_fail", "dom_w_deg"};
+  const char* values[] = {"indomain_min", "indomain_max", "indomain_median", "indomain_split"};
+  for (const char* v : vars) {
+    for (const char* val : values) {
+      for (const bool split : {true, false}) {
+        const std::string what = std::string(v) + " " + val + (split ? ", end game" : ", no end game");
+        SearchOptions o;
+        o.max_solutions = 0;
+        o.teams = 4;
+        o.subproblem_depth = 6;
+        o.seed = 7;
+        o.halve_path = true;
+        o.end_game_split = split;
+        o.learn = LearnMode::none;  // the fleet's own accounting: no explaining search to end it first
+        const Outcome out = solve_text<TypeParam>(annotated_queens(v, val), o);
+        EXPECT_EQ(out.distinct.size(), 92u) << what;
+        EXPECT_EQ(out.reported(), 92) << what;
+        EXPECT_TRUE(out.report.complete) << what;
+        EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, 64) << what;
+        SearchOptions first = o;
+        first.max_solutions = 1;
+        SearchOptions plain = first;
+        plain.halve_path = false;
+        EXPECT_EQ(solve_text<TypeParam>(annotated_queens(v, val), first).solutions,
+                  solve_text<TypeParam>(annotated_queens(v, val), plain).solutions) << what;
+      }
+    }
+  }
+  SearchOptions b;
+  b.max_solutions = 1;
+  b.teams = 4;
+  b.subproblem_depth = 6;
+  b.halve_path = true;
+  b.learn = LearnMode::none;
+  const Outcome best = solve_file<TypeParam>(example("backpack.fzn"), b);
+  EXPECT_TRUE(best.report.complete);
+  EXPECT_EQ(-best.report.best, 51);
+}
+
 TYPED_TEST(SearchOnBackend, EveryBranchingChoiceEnumeratesEverySolutionOnce) {
   const char* vars[] = {"input_order", "first_fail", "anti_first_fail", "smallest", "largest",
                         "occurrence", "most_constrained", "max_regret", "dom_w_deg"};

@@ -147,11 +147,14 @@ TEST(Portfolio, HalvesPartitionTheDomainEvenlyInTheBranchsDirection) {
       };
       const std::vector<std::int64_t> root = values_of(p);
       const std::int32_t lo = p.lb[0], top = p.ub[0];
-      // Branches as the phases make them: x = lo | x > lo, x = hi | x < hi, and value decisions both ways.
-      const Branch branches[] = {{x, lo, top, lo, false, decide_split}, {x, lo, top, top - 1, true, decide_split},
-                                 {x, lo, top, lo, false, decide_value}, {x, lo, top, top, false, decide_value},
-                                 {x, lo, top, lo, true, decide_value}};
-      for (const Branch& b : branches) {
+      // Branches as the phases make them, each with whether its first branch takes the top end first:
+      // x = lo | x > lo, x = hi | x < hi, x = lo | x != lo, x = hi | x != hi, x != lo | x = lo.
+      const std::pair<Branch, bool> branches[] = {{{x, lo, top, lo, false, decide_split}, false},
+                                                  {{x, lo, top, top - 1, true, decide_split}, true},
+                                                  {{x, lo, top, lo, false, decide_value}, false},
+                                                  {{x, lo, top, top, false, decide_value}, true},
+                                                  {{x, lo, top, lo, true, decide_value}, true}};
+      for (const auto& [b, high_first] : branches) {
         const Branch h = halve(p.store(), b);
         const Decision d{h.var, h.lo, h.hi, h.v, static_cast<std::int8_t>(h.reversed), 0, h.kind, 0};
         Program first = p, second = p;
@@ -170,7 +173,6 @@ TEST(Portfolio, HalvesPartitionTheDomainEvenlyInTheBranchsDirection) {
         std::sort(both.begin(), both.end());
         EXPECT_EQ(both, root) << where;  // disjoint and covering
         // The first half holds the end the phase's first branch took first.
-        const bool high_first = b.kind == decide_split ? b.reversed : b.reversed ? b.v == lo : b.v == top;
         EXPECT_EQ(high_first ? a.back() : a.front(), high_first ? std::int64_t(top) : std::int64_t(lo)) << where;
       }
     }

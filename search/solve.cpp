@@ -1932,6 +1932,13 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   const auto run = [&](SearchOptions o, const SolutionCallback& cb, bool distributed) {
     const auto start = Clock::now();
     if (o.portfolio < 0) o.portfolio = beside_gpu ? default_portfolio_gpu : default_portfolio;
+    // The fleet's free share: a distributed rank other than 0 may run one of its own (rank_portfolio);
+    // the host's rows and learning go by o.portfolio on every rank.
+    const auto with_share = [](SearchOptions f, double share) {
+      f.portfolio = share;
+      return f;
+    };
+    double fleet_share = o.portfolio;
     std::unique_ptr<Distributed> dist;
     if (distributed) {
       // Every rank splits the root into the same subproblems: 2^p of them, 16 (or 4: subproblems_per_row)
@@ -1939,7 +1946,8 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // in 64 K chunks (powers of two; chunks of one subproblem where there are fewer).
       const int rank = peers->rank(), k = peers->size();
       const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
-      const int own_rows = portfolio_rows(o, teams).complete;
+      if (rank > 0 && o.rank_portfolio >= 0) fleet_share = o.rank_portfolio;
+      const int own_rows = portfolio_rows(with_share(o, fleet_share), teams).complete;
       const std::int64_t rows = peers->all_max(own_rows);
       const int p = o.subproblem_depth >= 0
                         ? o.subproblem_depth
@@ -1964,7 +1972,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0)))
       o.learn = LearnMode::none;
     if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;
-    const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, o, lp, false);
+    const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, with_share(o, fleet_share), lp, false);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
     using Host = Kokkos::DefaultHostExecutionSpace;

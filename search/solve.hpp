@@ -91,6 +91,11 @@ struct SearchOptions {
   /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;
   /// -1: default_portfolio (default_portfolio_gpu on a GPU). Satisfaction always searches completely.
   double portfolio = -1;
+  /// Distributed: the share of the fleet's rows that run free on ranks other than 0 (-1: portfolio's).
+  /// Free rows take the complete search's share of a GPU (perf/NOTES.md entry 34), and rank 0's with
+  /// every rank's host rows may find the incumbents that other ranks' would; the host's rows and
+  /// learning go by portfolio on every rank.
+  double rank_portfolio = -1;
   RestartSequence restart = RestartSequence::luby;  ///< the free runs' failure limits; none: no free runs
   std::int64_t restart_base = 100;                  ///< failures of the sequence's unit
   bool lns = true;                                  ///< free runs take neighbourhoods once a solution exists

@@ -53,8 +53,8 @@ struct Options {
   int teams = 0;
   int subproblem_depth = -1;
   int subproblem_runs = 1;
-  std::string subproblem_path = "branching";
-  std::string end_game_givers = "any";
+  std::string subproblem_path = "auto";
+  std::string end_game_givers = "auto";
   int max_depth = 0;
   bool sort_propagators = true;
   bool local_fixpoint = false;
@@ -65,6 +65,7 @@ struct Options {
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
   double portfolio = -1;
+  double rank_portfolio = -1;
   std::string free_var_choice = "dom_w_deg";
   std::string restart = "luby";
   std::int64_t restart_base = 100;
@@ -138,13 +139,15 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(1, 1 << 20));
   app.add_option("--subproblem-path", o.subproblem_path,
                  "The decisions on the subproblems' paths: branching (as the search annotations or free search "
-                 "branch; the default) or halves (the chosen variable's values split in two halves by count, so "
-                 "that the subproblems are more even; not with satisfaction's first solutions in order)")
-      ->check(CLI::IsMember({"branching", "halves"}));
+                 "branch), halves (the chosen variable's values split in two halves by count, so that the "
+                 "subproblems are more even; not with satisfaction's first solutions in order), or auto (the "
+                 "default: halves under mpirun on GPUs, else branching)")
+      ->check(CLI::IsMember({"branching", "halves", "auto"}));
   app.add_option("--end-game-givers", o.end_game_givers,
-                 "Under mpirun with --end-game-split: which teams give the pieces other ranks ask for: any (the "
-                 "default) or shallow (the quarter of the busy teams whose work starts shallowest: larger pieces)")
-      ->check(CLI::IsMember({"any", "shallow"}));
+                 "Under mpirun with --end-game-split: which teams give the pieces other ranks ask for: any, "
+                 "shallow (the quarter of the busy teams whose work starts shallowest: larger pieces), or auto "
+                 "(the default: shallow on GPUs, else any)")
+      ->check(CLI::IsMember({"any", "shallow", "auto"}));
   app.add_option("--end-game-split", o.end_game_split,
                  "Once no subproblem is left, teams with none take open branches of the subproblems other teams "
                  "still search: on (the default) or off (never with satisfaction's first solutions: they keep "
@@ -167,6 +170,11 @@ void add_options(CLI::App& app, Options& o) {
                  "alternates between the two; default " +
                      fmt::format("{}, {} on a GPU", default_portfolio, default_portfolio_gpu) + ")")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--rank-portfolio", o.rank_portfolio,
+                 "Under mpirun: the share of the teams running restarts and large-neighbourhood search on ranks "
+                 "other than 0 (their complete search gets the rest; the host's teams beside a GPU run on every "
+                 "rank either way; -1, the default: 0 on GPUs, else as --portfolio)")
+      ->check(CLI::Range(-1.0, 1.0));
   app.add_option("--host-teams", o.host_teams,
                  "Optimisation: host threads running restarts and large-neighbourhood search beside the "
                  "backend's teams, in the same process, sharing the best solution (0: none; -1: every host "
@@ -380,8 +388,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.teams = o.teams;
   so.subproblem_depth = o.subproblem_depth;
   so.subproblem_runs = o.subproblem_runs;
-  so.halve_path = o.subproblem_path == "halves";
-  so.shallow_givers = o.end_game_givers == "shallow";
+  // Under mpirun on GPUs: halved paths, shallow givers, and ranks after the first giving their GPU's
+  // teams all to the complete search (diameterc-mst on four H200s 2.05 -> 0.96 s, perf/NOTES.md entry 36);
+  // on the host's backends, unmeasured there, as in one process.
+  Peers* const peers = process_peers();
+  const bool gpu_ranks = gpu && peers != nullptr && peers->size() > 1;
+  so.halve_path = o.subproblem_path == "halves" || (o.subproblem_path == "auto" && gpu_ranks);
+  so.shallow_givers = o.end_game_givers == "shallow" || (o.end_game_givers == "auto" && gpu_ranks);
   so.end_game_split = o.end_game_split == "on";
   so.max_depth = o.max_depth;
   so.interrupted = &interrupted;
@@ -408,6 +421,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                                            : FixpointMode::automatic;
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
   so.portfolio = o.portfolio;
+  so.rank_portfolio = o.rank_portfolio >= 0 ? o.rank_portfolio : gpu_ranks ? 0.0 : -1.0;
   so.free_var_choice = o.free_var_choice == "first_fail" ? VarChoice::first_fail : VarChoice::dom_wdeg;
   so.restart = o.restart == "geometric" ? RestartSequence::geometric
                : o.restart == "none"    ? RestartSequence::none
@@ -427,7 +441,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.nogood_watches = o.nogood_watches == "on" ? 1 : o.nogood_watches == "off" ? 0 : -1;
   so.host_teams = o.host_teams;
   so.explain_threads = o.explain_threads;
-  so.peers = process_peers();
+  so.peers = peers;
   so.static_chunks = o.mpi_work == "static";
   so.explain_every_rank = o.mpi_explain == "all";
 

@@ -10,7 +10,8 @@ each, --oversubscribe), dynamic and static chunks, with and without learning, th
   whichever rank finds it); with -a the same set of solutions;
 - optimisation: the same final objective and the same completion marker;
 - every rank's statistics are in rank 0's: the ranks, and the subproblems solved or skipped adding up;
-- with four complete teams a rank, the end game's pieces travel between ranks in some of these runs.
+- with four complete teams a rank, the end game's pieces travel between ranks in some of these runs;
+- with --rank-portfolio 0, the free teams are rank 0's alone.
 With --instances (a folder of the development set's FlatZinc, .fzn or .fzn.gz): the proven instances that finish in
 seconds give the same proven optimum under 2 ranks as alone (each rank explaining, or rank 0 alone), and the
 ranks' explaining searches send each other clauses.
@@ -116,7 +117,8 @@ def main():
         for space in ('serial', 'openmp'):
             # Halved paths, and the pieces other ranks ask for from the shallowest teams.
             halves = ['--subproblem-path', 'halves', '--end-game-givers', 'shallow']
-            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none'], split, split + ['-a'], split + halves):
+            for extra in ([], ['-a'], ['--mpi-work', 'static'], ['--learn', 'none'], split, split + ['-a'], split + halves,
+                          ['--rank-portfolio', '0']):
                 if '-a' in extra and name == 'late10.fzn':
                     continue  # 10! solutions
                 args = base + ['--space', space] + extra + [model]
@@ -142,6 +144,9 @@ def main():
                     check(st.get('ranks') == str(ranks), f'{what}: ranks={st.get("ranks")}')
                     if optimising:
                         check(objective(out) == objective(alone), f'{what}: objective {objective(out)} against {objective(alone)}')
+                        if '--rank-portfolio' in extra:  # rank 0's free teams alone, as one process's
+                            check(st.get('freeTeams') == stats(alone).get('freeTeams'),
+                                  f'{what}: {st.get("freeTeams")} free teams, {stats(alone).get("freeTeams")} alone')
                     elif '-a' in extra:
                         check(sorted(sa) == sorted(sb), f'{what}: {len(sb)} solutions against {len(sa)}')
                     else:

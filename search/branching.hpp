@@ -189,6 +189,11 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, s
   return b;
 }
 
+/// The decision that takes `b`'s first branch (the search stack's entry for it).
+KOKKOS_INLINE_FUNCTION Decision decision_of(const Branch& b) {
+  return Decision{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
+}
+
 /// The branch `b` (on an unfixed variable) as a split of its variable's values into halves by count
 /// (SearchOptions::halve_path), the half holding b's first branch's end first.
 template <class Store>

@@ -465,12 +465,9 @@ struct ParallelSearch {
         int depth = node_depth;
         int next = 0;
         if (!failed && b.var >= 0) {
-          Decision dec{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
-          if (depth < prefix) {  // on a subproblem's path (free rows start below their prefix)
-            if (halve_path) {
-              const Branch h = halve(s, b);
-              dec = Decision{h.var, h.lo, h.hi, h.v, static_cast<std::int8_t>(h.reversed), 0, h.kind, 0};
-            }
+          // On a subproblem's path (free rows start below their prefix) the branch may be halved.
+          Decision dec = decision_of(depth < prefix && halve_path ? halve(s, b) : b);
+          if (depth < prefix) {
             dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
           } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
                      state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {

@@ -81,6 +81,15 @@ Run run(const Program& p, SearchOptions o) {
   return r;
 }
 
+/// The values of x (the program's only variable) left in q's store within [from, to]; none once its
+/// bounds cross.
+std::vector<std::int64_t> values_in(Program& q, int x, std::int64_t from, std::int64_t to) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t v = from; v <= to; ++v)
+    if (q.lb[std::size_t(x)] <= q.ub[std::size_t(x)] && q.store().contains(x, v)) out.push_back(v);
+  return out;
+}
+
 /// Solution phase saving (search/branching.hpp's branch_towards): the first branch keeps the guide's
 /// value and reaches x = g within two decisions; the two branches partition x's domain, with a bitset
 /// and without, for every value of the domain as the guide.
@@ -91,23 +100,14 @@ TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
     const int x = p.add_var(3, 11);
     if (bits) p.give_bitsets(64);
     p.store().remove(x, 6);  // a hole (kept with a bitset only)
-    std::vector<std::int64_t> root;
-    for (std::int64_t v = 3; v <= 11; ++v)
-      if (p.store().contains(x, v)) root.push_back(v);
+    const std::vector<std::int64_t> root = values_in(p, x, 3, 11);
     for (const std::int64_t g : root) {
-      const auto values_of = [&](Program& q) {
-        std::vector<std::int64_t> out;
-        for (std::int64_t v = 3; v <= 11; ++v)
-          if (q.lb[0] <= q.ub[0] && q.store().contains(x, v)) out.push_back(v);
-        return out;
-      };
-      const Branch b = branch_towards(p.store(), x, static_cast<std::int32_t>(g));
-      const Decision d{b.var, b.lo, b.hi, b.v, static_cast<std::int8_t>(b.reversed), 0, b.kind, 0};
+      const Decision d = decision_of(branch_towards(p.store(), x, static_cast<std::int32_t>(g)));
       Program left = p, right = p;
       int st = 0;
       Search::apply(d, false, left.store(), st);
       Search::apply(d, true, right.store(), st);
-      std::vector<std::int64_t> both = values_of(left), r = values_of(right);
+      std::vector<std::int64_t> both = values_in(left, x, 3, 11), r = values_in(right, x, 3, 11);
       const std::string where = (bits ? "bitset, g = " : "bounds, g = ") + std::to_string(g);
       EXPECT_TRUE(std::find(both.begin(), both.end(), g) != both.end()) << where;
       EXPECT_TRUE(std::find(r.begin(), r.end(), g) == r.end()) << where;
@@ -115,8 +115,7 @@ TEST(Portfolio, PhaseSavingBranchesTowardsTheGuideAndPartitions) {
       std::sort(both.begin(), both.end());
       EXPECT_EQ(both, root) << where;  // disjoint and covering
       if (left.lb[0] != left.ub[0]) {  // a second decision on x takes x = g
-        const Branch b2 = branch_towards(left.store(), x, static_cast<std::int32_t>(g));
-        const Decision d2{b2.var, b2.lo, b2.hi, b2.v, static_cast<std::int8_t>(b2.reversed), 0, b2.kind, 0};
+        const Decision d2 = decision_of(branch_towards(left.store(), x, static_cast<std::int32_t>(g)));
         Search::apply(d2, false, left.store(), st);
         EXPECT_EQ(left.lb[0], g) << where;
         EXPECT_EQ(left.ub[0], g) << where;
@@ -139,13 +138,7 @@ TEST(Portfolio, HalvesPartitionTheDomainEvenlyInTheBranchsDirection) {
       const int x = p.add_var(3, hi);
       if (bits) p.give_bitsets(64);
       p.store().remove(x, 4);  // a hole (kept with a bitset only)
-      const auto values_of = [&](Program& q) {
-        std::vector<std::int64_t> out;
-        for (std::int64_t v = 3; v <= hi; ++v)
-          if (q.lb[0] <= q.ub[0] && q.store().contains(x, v)) out.push_back(v);
-        return out;
-      };
-      const std::vector<std::int64_t> root = values_of(p);
+      const std::vector<std::int64_t> root = values_in(p, x, 3, hi);
       const std::int32_t lo = p.lb[0], top = p.ub[0];
       // Branches as the phases make them, each with whether its first branch takes the top end first:
       // x = lo | x > lo, x = hi | x < hi, x = lo | x != lo, x = hi | x != hi, x != lo | x = lo.
@@ -155,13 +148,12 @@ TEST(Portfolio, HalvesPartitionTheDomainEvenlyInTheBranchsDirection) {
                                                   {{x, lo, top, top, false, decide_value}, true},
                                                   {{x, lo, top, lo, true, decide_value}, true}};
       for (const auto& [b, high_first] : branches) {
-        const Branch h = halve(p.store(), b);
-        const Decision d{h.var, h.lo, h.hi, h.v, static_cast<std::int8_t>(h.reversed), 0, h.kind, 0};
+        const Decision d = decision_of(halve(p.store(), b));
         Program first = p, second = p;
         int st = 0;
         Search::apply(d, false, first.store(), st);
         Search::apply(d, true, second.store(), st);
-        const std::vector<std::int64_t> a = values_of(first), c = values_of(second);
+        const std::vector<std::int64_t> a = values_in(first, x, 3, hi), c = values_in(second, x, 3, hi);
         const std::string where = std::string(bits ? "bitset" : "bounds") + ", 3.." + std::to_string(hi) +
                                   ", branch v = " + std::to_string(b.v) + (b.reversed ? " reversed" : "") +
                                   (b.kind == decide_value ? " (value)" : " (split)");

@@ -28,6 +28,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace kcp {
@@ -49,6 +50,14 @@ KOKKOS_INLINE_FUNCTION std::int64_t luby(std::int64_t i) {
 /// holds (their first subproblems in `chunks`, SearchState::chunks), at the place the low bits say.
 KOKKOS_INLINE_FUNCTION std::int64_t dealt_subproblem(const std::int64_t* chunks, std::int64_t local, int chunk_log) {
   return chunks[local >> chunk_log] + (local & ((std::int64_t(1) << chunk_log) - 1));
+}
+
+/// How many of subproblem i's path decisions subproblem j's path shares, of the first `held` (those
+/// still on the row's stack).
+KOKKOS_INLINE_FUNCTION int shared_path(std::int64_t i, std::int64_t j, int path_length, int held) {
+  int common = 0;
+  while (common < path_length && common < held && ((i ^ j) >> (path_length - 1 - common)) == 0) ++common;
+  return common;
 }
 
 /// Complete rows: take the next subproblem. A row holds a run of consecutive counter values
@@ -103,11 +112,7 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
   }
   const std::int64_t i = dealt_subproblem(state.chunks.data(), local, chunk_log);
   const std::int64_t last = ts(team_last_subproblem);
-  int common = 0;
-  if (last >= 0) {
-    while (common < path_length && ((i ^ last) >> (path_length - 1 - common)) == 0) ++common;
-    if (common > ts(team_last_path)) common = static_cast<int>(ts(team_last_path));
-  }
+  const int common = last >= 0 ? shared_path(i, last, path_length, static_cast<int>(ts(team_last_path))) : 0;
   ts(team_subproblem) = i;
   ts(team_local_subproblem) = local;
   ts(team_prefix) = path_length;
@@ -266,6 +271,166 @@ struct SplitPool {
     if (!ts(team_split_waiting)) return;
     ts(team_split_waiting) = 0;
     Kokkos::atomic_add(&state.control(ctl_split_waiting), std::int64_t(-1));
+  }
+};
+
+/// Complete rows: the stores of the dive's nodes at one depth above the subproblems, the roots of
+/// blocks of 2^block_log consecutive subproblems, shared by the process's rows. A dive starts below
+/// the longest prefix its row's last subproblem shared with it (take_subproblem), and rows take
+/// interleaved subproblems: where many rows search, and in a distributed search whose chunks are
+/// scattered, that prefix is short (four GPUs dived 13-14 of 15 levels per subproblem, perf/NOTES.md
+/// entry 37). A row that takes a subproblem whose block is published below the prefix its stack
+/// shares copies the block's root (its store after the fixpoint, and the decisions above it) and dives
+/// from there. Above the subproblems the tree is the same in every row (no bound, no nogoods,
+/// branching on the store alone: ParallelSearch), so the copy is the node the row would have reached.
+///
+/// Rows take a block's subproblems in a burst (the counter passes them in a few milliseconds on a GPU,
+/// sooner than one dive), so a block is published ahead: a row that takes counter value v first
+/// claims the block of value v + ahead, when dealt and unclaimed, dives to its root, publishes it, and
+/// comes back to its own subproblem (a prefetch). A row whose
+/// dive reaches an unclaimed block's root publishes it too. A block whose claimer's dive ends above
+/// its root (an empty subtree, a leaf) or whose root's fixpoint was cut short is marked none: its
+/// rows dive on their own.
+//
+// Memory: a block's state is 0 (unclaimed), 1 (claimed), 2 (published) or 3 (none), each block
+// written once per search; the writing row's threads fence before its one thread publishes, and a
+// reading team copies with volatile loads (another block wrote them in this launch: no stale L1 line).
+template <class MemorySpace>
+struct DiveCache {
+  enum : std::int64_t { unclaimed = 0, claimed = 1, published_state = 2, none = 3 };
+  Kokkos::View<std::int64_t*, MemorySpace> state;                          ///< [block]
+  Kokkos::View<std::int32_t**, Kokkos::LayoutRight, MemorySpace> bounds;   ///< [block][2 * variable]: lb, ub
+  Kokkos::View<DomainWord**, Kokkos::LayoutRight, MemorySpace> bits;       ///< [block][word]; empty without bitsets
+  Kokkos::View<Decision**, Kokkos::LayoutRight, MemorySpace> decisions;    ///< [block][depth]
+  int depth = 0;             ///< the blocks' roots' depth; 0: off
+  int block_log = 0;         ///< a block holds 2^block_log consecutive subproblems
+  std::int64_t ahead = 0;    ///< counter values between a row's subproblem and the block it prefetches
+
+  DiveCache() = default;
+  DiveCache(int path_length, int log, int num_vars, int words, int complete_rows)
+      : state("kcp::search::dive_state", std::size_t(1) << (path_length - log)),
+        bounds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::dive_bounds"),
+               std::size_t(1) << (path_length - log), 2 * std::size_t(num_vars)),
+        bits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::dive_bits"),
+             words > 0 ? std::size_t(1) << (path_length - log) : 0, std::size_t(words)),
+        decisions(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kcp::search::dive_decisions"),
+                  std::size_t(1) << (path_length - log), std::size_t(path_length - log)),
+        depth(path_length - log),
+        block_log(log),
+        // Two blocks, or a value per complete row: more than the rows take while one dives (a quarter
+        // of the rows missed half the blocks on diameterc-mst, whose subproblems are mostly small).
+        ahead(std::max<std::int64_t>(std::int64_t(2) << log, complete_rows)) {}
+
+  /// The block size's log for 2^p subproblems of stores of `store_bytes`: at most 4,096 blocks in at
+  /// most `budget` bytes, at least 4 subproblems a block; p (off) where no block root lies below the root.
+  static int choose_log(int path_length, std::int64_t store_bytes, double budget) {
+    const double per_block = double(store_bytes) + double(path_length) * sizeof(Decision) + sizeof(std::int64_t);
+    int blocks_log = 12;
+    while (blocks_log > 0 && per_block * double(std::int64_t(1) << blocks_log) > budget) --blocks_log;
+    const int log = path_length - blocks_log < 2 ? 2 : path_length - blocks_log;
+    return log >= path_length ? path_length : log;
+  }
+
+  KOKKOS_INLINE_FUNCTION bool enabled() const { return depth > 0; }
+  KOKKOS_INLINE_FUNCTION std::int64_t block(std::int64_t subproblem) const { return subproblem >> block_log; }
+  KOKKOS_INLINE_FUNCTION bool published(std::int64_t b) const {
+    return Kokkos::atomic_fetch_add(&state(b), std::int64_t(0)) == published_state;
+  }
+  /// One thread: whether this row writes block b (no other row claimed it).
+  KOKKOS_INLINE_FUNCTION bool claim(std::int64_t b) const {
+    return SplitPool<MemorySpace>::peek(state(b)) == unclaimed &&
+           Kokkos::atomic_compare_exchange(&state(b), std::int64_t(unclaimed), std::int64_t(claimed)) == unclaimed;
+  }
+
+  /// One thread, a complete row that has just taken a subproblem (`may_prefetch`) or come back to it
+  /// from a prefetch: either it starts a prefetch (its stack's depth set for it), or, when its
+  /// subproblem's block is published below the prefix its stack shares, it starts from there (the block
+  /// returned, for load()), or it dives as it is (-1).
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION std::int64_t enter(const SearchState<MemorySpace>& st, const Row& ts, int path_length,
+                                            int chunk_log, bool may_prefetch) const {
+    const std::int64_t i = ts(team_subproblem);
+    if (may_prefetch) {
+      const std::int64_t v = ts(team_local_subproblem) + ahead;
+      if (v < SplitPool<MemorySpace>::peek(st.control(ctl_subproblem_end))) {
+        const std::int64_t j = dealt_subproblem(st.chunks.data(), v, chunk_log);
+        if (block(j) != block(i) && claim(block(j))) {
+          const std::int64_t last = ts(team_last_subproblem);
+          ts(team_dive_saved) = i;
+          ts(team_dive_prefetch) = 1;
+          ts(team_dive_prefetches) += 1;
+          ts(team_subproblem) = j;
+          ts(team_depth) = last >= 0 ? shared_path(j, last, path_length, static_cast<int>(ts(team_last_path))) : 0;
+          return -1;
+        }
+      }
+    }
+    if (ts(team_depth) < depth) {
+      if (published(block(i))) {
+        ts(team_depth) = depth;
+        ts(team_dive_cache_hits) += 1;
+        return block(i);
+      }
+      ts(team_dive_cache_misses) += 1;
+    }
+    return -1;
+  }
+
+  /// One thread: the prefetch ends at the node at `node_depth` (its block's root, published or not, or
+  /// a node above it that failed or is a leaf); the row goes back to its own subproblem, below the
+  /// prefix the prefetch's path shares with it.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION void come_back(const Row& ts, int node_depth, bool published_here, int path_length) const {
+    const std::int64_t j = ts(team_subproblem), i = ts(team_dive_saved);
+    if (!published_here) Kokkos::atomic_exchange(&state(block(j)), std::int64_t(none));
+    ts(team_subproblem) = i;
+    ts(team_dive_prefetch) = 0;
+    ts(team_dive_enter) = 1;
+    ts(team_depth) = shared_path(i, j, path_length, node_depth);
+    ts(team_restore) = 1;
+    ts(team_snapshot) = 0;
+  }
+
+  /// The team writes the node's store and the `depth` decisions above it into block b (claimed by this
+  /// row), then one thread publishes it.
+  template <class TeamMember, class Decisions>
+  KOKKOS_INLINE_FUNCTION void publish(const TeamMember& team, std::int64_t b, const Decisions& row, int n, int words,
+                                      const std::int32_t* lb, const std::int32_t* ub, const DomainWord* bw) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      bounds(b, 2 * x) = lb[x];
+      bounds(b, 2 * x + 1) = ub[x];
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(b, w) = bw[w]; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, depth), [&](const int d) {
+      Decision dec = row(d);
+      dec.donated = 0;
+      decisions(b, d) = dec;
+    });
+    Kokkos::memory_fence();
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      Kokkos::memory_fence();
+      Kokkos::atomic_exchange(&state(b), std::int64_t(published_state));
+    });
+  }
+
+  /// The team copies published block b into its store and the bottom of its stack (the caller puts a
+  /// barrier after it).
+  template <class TeamMember, class Decisions>
+  KOKKOS_INLINE_FUNCTION void load(const TeamMember& team, std::int64_t b, const Decisions& row, int n, int words,
+                                   std::int32_t* lb, std::int32_t* ub, DomainWord* bw) const {
+    volatile const std::int32_t* from = &bounds(b, 0);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+      lb[x] = from[2 * x];
+      ub[x] = from[2 * x + 1];
+    });
+    if (words > 0) {
+      volatile const DomainWord* from_bits = &bits(b, 0);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bw[w] = from_bits[w]; });
+    }
+    volatile const std::int32_t* from_decisions = reinterpret_cast<volatile const std::int32_t*>(&decisions(b, 0));
+    std::int32_t* to = reinterpret_cast<std::int32_t*>(&row(0));
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 5 * depth), [&](const int w) { to[w] = from_decisions[w]; });
   }
 };
 

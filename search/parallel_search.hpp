@@ -11,7 +11,10 @@
 //
 // The dive of the next subproblem a team takes starts below the longest prefix of its path that the
 // team's last subproblem shared (those decisions are still on its stack): teams take subproblems in
-// increasing order, so a dive costs about log2(teams) nodes instead of p.
+// increasing order, so a dive costs about log2(teams) nodes instead of p; or below the root of its
+// block of consecutive subproblems when another team published that node's store (search/modes.hpp's
+// DiveCache: teams publish blocks ahead of the counter, and where thousands of teams take scattered
+// chunks a dive is otherwise nearly all of p).
 //
 // The end game (search/modes.hpp's SplitPool, when on): once the counter is empty, a team without a
 // subproblem takes a piece of another team's from a pool, or leaves the launch to try again in the
@@ -98,6 +101,8 @@ struct ParallelSearch {
   FreeRuns<MemorySpace> free_runs;
   /// End-game splitting of the complete rows' subproblems (search/modes.hpp); empty: off.
   SplitPool<MemorySpace> split;
+  /// The stores of the dive's nodes at the roots of blocks of subproblems (search/modes.hpp); empty: off.
+  DiveCache<MemorySpace> dive;
   /// Learned nogoods (search/learning.hpp): the pool every team propagates (rebuilt by the host
   /// between launches), what free runs learn (none, restarts from the root, every run), and the
   /// longest nogood logged.
@@ -117,7 +122,7 @@ struct ParallelSearch {
     if (saved > keep) saved = keep;
   }
 
-  static constexpr int shared_ints = 4;
+  static constexpr int shared_ints = 5;
   /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words.
   static std::size_t scratch_bytes(int num_vars, int domain_words) {
     return sizeof(DomainWord) * domain_words + 2 * sizeof(std::int32_t) * num_vars +
@@ -268,7 +273,8 @@ struct ParallelSearch {
     Kokkos::single(
         Kokkos::PerTeam(team), [&](int& d) { d = (ts(team_idle) || ts(team_has_solution)) ? 1 : 0; }, done);
     if (done) return;
-    // [0]: node failed; [1]: what next; [2]: out of work; [3]: the split pool's slot of a piece taken
+    // [0]: node failed; [1]: what next; [2]: out of work; [3]: the split pool's slot of a piece taken;
+    // [4]: the dive cache's block a new subproblem's dive starts from (-1: none)
     int* shared = flags + fixpoint_flag_count;
     // The row's watched literals of the pool's nogoods (NogoodPool::propagate), unset when the pool's
     // epoch is not the one they were set in (the host deleted nogoods since: ids moved).
@@ -303,6 +309,7 @@ struct ParallelSearch {
         shared[0] = 0;
         shared[2] = 0;
         shared[3] = -1;
+        shared[4] = -1;
         // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
         // runs: end it at this node boundary, with the state as the last node left it.
         // A free row ends with the complete search: it alone decides when the search is over (a
@@ -315,6 +322,8 @@ struct ParallelSearch {
           if (!complete) {
             free_runs.start(state, t, ts, row_decisions, n);
           } else if (take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) {
+            // A prefetch first, or its block's root when published (search/modes.hpp's DiveCache).
+            if (dive.enabled()) shared[4] = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, true));
             if (split.enabled()) {
               split.stop_waiting(state, ts);
               split.hold(state, true);
@@ -326,6 +335,10 @@ struct ParallelSearch {
             mark_idle(state, ts);
             shared[2] = 1;
           }
+        } else if (complete && ts(team_dive_enter)) {
+          // Back from a prefetch: its own subproblem's block root, when published.
+          ts(team_dive_enter) = 0;
+          shared[4] = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, false));
         } else if (complete && split.enabled()) {
           split.give(state, ts, row_decisions, static_cast<int>(ts(team_prefix)));
         }
@@ -336,6 +349,8 @@ struct ParallelSearch {
       if (shared[3] >= 0) split.copy(team, shared[3], row_decisions, static_cast<int>(ts(team_depth)));
       // The row's never-undone prefix: the subproblem's path, or the free run's fixings.
       const int prefix = static_cast<int>(ts(team_prefix));
+      // Diving to a block's root for the other rows (search/modes.hpp's DiveCache), not in its own subproblem.
+      const bool prefetching = complete && ts(team_dive_prefetch) != 0;
 
       // The node's store: recomputed from the root, or the current one after a decision. A launch
       // starts with a recomputation: team scratch does not outlive the launch.
@@ -354,11 +369,15 @@ struct ParallelSearch {
           slot = (depth - 1 - prefix) / copy_distance;
           if (slot > saved - 1) slot = saved - 1;
         }
-        const bool from_snapshot = slot >= 0;
-        full = !from_snapshot && !root_fixpoint;
-        replay_from = from_snapshot ? prefix + slot * copy_distance : 0;
+        // A block's root from the dive cache is a complete fixpoint with nothing to replay.
+        const bool from_dive = shared[4] >= 0;
+        const bool from_snapshot = !from_dive && slot >= 0;
+        full = !from_dive && !from_snapshot && !root_fixpoint;
+        replay_from = from_dive ? depth : from_snapshot ? prefix + slot * copy_distance : 0;
         pool_applied = from_snapshot && pool.count > 0 ? pool.applied(state.snapshot_pool(t, slot)) : 0;
-        if (from_snapshot) {
+        if (from_dive) {
+          dive.load(team, shared[4], row_decisions, n, words, lb, ub, bits);
+        } else if (from_snapshot) {
           load_copy(team, t, slot, lb, ub, bits);
         } else {
           load_root(team, lb, ub, bits);
@@ -415,6 +434,17 @@ struct ParallelSearch {
 #ifdef KCP_CHECK_INVARIANTS
       if (!failed && !capped) check_invariants(team, s, qw, node_depth, restore, use_pool);
 #endif
+      // A dive at a block's root that no other row claimed: publish it (search/modes.hpp's DiveCache;
+      // a prefetch claimed it before it began).
+      bool published_here = false;
+      if (complete && node_depth == dive.depth && node_depth < prefix && !failed && !capped && dive.enabled()) {
+        int claimed = 0;
+        Kokkos::single(
+            Kokkos::PerTeam(team),
+            [&](int& c) { c = prefetching || dive.claim(dive.block(ts(team_subproblem))) ? 1 : 0; }, claimed);
+        if (claimed) dive.publish(team, dive.block(ts(team_subproblem)), row_decisions, n, words, lb, ub, bits);
+        published_here = claimed != 0;
+      }
       // A copy level: save the store in the next slot. The bound in it may be weaker than a later
       // one, which the node after a restore applies again: the copy stays a sound starting point.
       const int slot = failed || capped ? -1 : slot_at(node_depth, prefix);
@@ -449,7 +479,7 @@ struct ParallelSearch {
 
       // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
       const std::int64_t index = ts(team_subproblem);
-      const bool solution = !failed && b.var < 0 &&
+      const bool solution = !failed && b.var < 0 && !prefetching &&
                             (!complete || node_depth >= prefix ||
                              (index & ((std::int64_t(1) << (path_length - node_depth)) - 1)) == 0);
       if (solution) {
@@ -460,11 +490,17 @@ struct ParallelSearch {
       // 0: go on; 1: a solution is in the slot, end the launch for this team.
       Kokkos::single(Kokkos::PerTeam(team), [&]() {
         ts(team_nodes) += 1;
+        if (complete && node_depth < path_length) ts(team_path_nodes) += 1;
         ts(team_fixpoint_iterations) += iterations;
         ts(team_propagations) += propagations;
         int depth = node_depth;
         int next = 0;
-        if (!failed && b.var >= 0) {
+        if (prefetching && (failed || b.var < 0 || node_depth >= dive.depth)) {
+          // The prefetch ends: back to the row's own subproblem (the depth its dive starts from).
+          if (failed) ts(team_failures) += 1;
+          dive.come_back(ts, node_depth, published_here, path_length);
+          depth = static_cast<int>(ts(team_depth));
+        } else if (!failed && b.var >= 0) {
           // On a subproblem's path (free rows start below their prefix) the branch may be halved.
           Decision dec = decision_of(depth < prefix && halve_path ? halve(s, b) : b);
           if (depth < prefix) {

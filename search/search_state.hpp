@@ -109,6 +109,14 @@ enum TeamSlot : int {
   team_split_waiting,   ///< 1 while the row counts in ctl_split_waiting
   team_split_given,     ///< pieces this row gave to the pool
   team_split_taken,     ///< pieces this row took from it
+  // The dive above the subproblems (search/modes.hpp's DiveCache).
+  team_path_nodes,      ///< nodes above the subproblems' roots (a complete row's dives)
+  team_dive_cache_hits, ///< dives that started from a block's root in the dive cache
+  team_dive_prefetch,   ///< 1 while the row dives to a block's root ahead for the others (a prefetch)
+  team_dive_saved,      ///< during a prefetch, the subproblem in hand (team_subproblem is the prefetch's)
+  team_dive_enter,      ///< 1 when the row is back from a prefetch and has not looked into the cache yet
+  team_dive_prefetches, ///< prefetches this row made
+  team_dive_cache_misses,  ///< dives that started above their block's root while it was not published
   team_slot_count
 };
 

@@ -169,7 +169,13 @@ void add_team_totals(SearchReport& report, const TeamMirror& team, const Rows& r
       report.neighbourhoods_exhausted += team(t, team_lns_exhausted);
     }
     report.nodes += team(t, team_nodes);
-    if (t < rows.complete) report.complete_nodes += team(t, team_nodes);
+    if (t < rows.complete) {
+      report.complete_nodes += team(t, team_nodes);
+      report.path_nodes += team(t, team_path_nodes);
+      report.dive_cache_hits += team(t, team_dive_cache_hits);
+      report.dive_prefetches += team(t, team_dive_prefetches);
+      report.dive_cache_misses += team(t, team_dive_cache_misses);
+    }
     report.failures += team(t, team_failures);
     report.fixpoint_iterations += team(t, team_fixpoint_iterations);
     report.restores += team(t, team_restores);
@@ -195,7 +201,11 @@ constexpr Counter work_counters[] = {&SearchReport::nodes,
                                      &SearchReport::neighbourhoods_exhausted,
                                      &SearchReport::subproblem_runs,
                                      &SearchReport::split_pieces,
-                                     &SearchReport::complete_nodes};
+                                     &SearchReport::complete_nodes,
+                                     &SearchReport::path_nodes,
+                                     &SearchReport::dive_cache_hits,
+                                     &SearchReport::dive_prefetches,
+                                     &SearchReport::dive_cache_misses};
 
 /// Adds the work counters of `from` (another searcher's, the probe's) into `to`.
 void add_work(SearchReport& to, const SearchReport& from) {
@@ -480,6 +490,16 @@ class SliceSearcher final : public Searcher {
     kernel_.run_cap = std::max(1, options.subproblem_runs);
     shallow_givers_ = options.shallow_givers;
     kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);
+    // The dive cache: where several complete rows dive into 2^p subproblems, p >= 3, in at most 4,096
+    // blocks within a 16th of the copies' budget (64 MiB by default).
+    if (options.dive_cache && rows_.complete > 1 && report.subproblem_depth >= 3) {
+      const int p = report.subproblem_depth;
+      const int log = DiveCache<Memory>::choose_log(p, report.domain_bytes, options.copy_budget_bytes / 16);
+      if (log < p) {
+        kernel_.dive = DiveCache<Memory>(p, log, n_, words, rows_.complete);
+        report.dive_cache_depth = p - log;
+      }
+    }
     // End-game splitting: a slot per complete row up to 256; pieces from decisions up to 256 levels
     // below the subproblems' roots.
     report.end_game_split = splits_end_game(options, rows_.complete);
@@ -625,6 +645,9 @@ class SliceSearcher final : public Searcher {
     sort_worst_first(slice.found);
     for (int t = 0; t < rows; ++t)
       if (team_(t, team_subproblem) >= 0) slice.open = std::min(slice.open, team_(t, team_subproblem));
+    // A row diving ahead for the dive cache holds its own subproblem aside.
+    for (int t = 0; t < rows_.complete && t < rows; ++t)
+      if (team_(t, team_dive_prefetch)) slice.open = std::min(slice.open, team_(t, team_dive_saved));
     // A complete row's run holds subproblems it has not started: the least of them is open too.
     for (int t = 0; t < rows_.complete && t < rows; ++t)
       if (team_(t, team_run_next) < team_(t, team_run_end))

@@ -147,6 +147,10 @@ struct SearchOptions {
   /// x = lo | x > lo) the subproblem of every right branch holds most of the tree, halves split it
   /// evenly. Never with satisfaction in order (the halves change the order of solutions).
   bool halve_path = false;
+  /// Complete rows share the stores of the dive's nodes at one depth above the subproblems (the roots
+  /// of blocks of consecutive subproblems: search/modes.hpp's DiveCache), and a dive into a subproblem
+  /// of a block another row reached starts there; false: every dive from its row's own prefix.
+  bool dive_cache = true;
   /// End-game splitting (search/modes.hpp's SplitPool): once no subproblem is left, complete rows
   /// give open branches of those in hand to rows with none. Never with satisfaction in order.
   bool end_game_split = true;
@@ -208,6 +212,12 @@ struct SearchReport {
   std::int64_t subproblems = 0, subproblems_solved = 0, subproblems_skipped = 0;
   std::int64_t subproblem_runs = 0;  ///< runs of consecutive subproblems the complete rows took from the counter (SearchOptions::subproblem_runs)
   std::int64_t split_pieces = 0;     ///< pieces of subproblems complete rows took from others in the end game (SplitPool)
+  /// The complete rows' nodes above the subproblems' roots (their dives), and the dives that started
+  /// from a block's root in the dive cache (SearchOptions::dive_cache) at depth dive_cache_depth (0: off).
+  std::int64_t path_nodes = 0, dive_cache_hits = 0;
+  std::int64_t dive_prefetches = 0;  ///< dives to a block's root made ahead for the other rows (DiveCache)
+  std::int64_t dive_cache_misses = 0;  ///< dives that started above their block's root, not yet published
+  int dive_cache_depth = 0;
   bool end_game_split = false;       ///< whether the complete rows split in the end game (SearchOptions::end_game_split)
   /// Distributed: pieces a rank's rows gave to other ranks, and pieces ranks took from others.
   std::int64_t split_exported = 0, split_imported = 0;

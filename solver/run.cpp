@@ -64,6 +64,7 @@ struct Options {
   std::string verify;
   int lane_row_terms = default_lane_row_terms;
   bool snapshots = true;
+  bool dive_cache = true;
   double portfolio = -1;
   double rank_portfolio = -1;
   std::string free_var_choice = "dom_w_deg";
@@ -283,6 +284,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
+  app.add_flag("--dive-cache,!--no-dive-cache", o.dive_cache,
+               "Teams share the stores at one depth of their dives into the subproblems, and a dive starts from "
+               "there when another team reached it (default on)");
   app.add_option("--copy-distance", o.copy_distance,
                  "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
                  "copy above it (default " +
@@ -415,6 +419,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.reconverge = o.reconverge;
   so.lane_row_terms = o.lane_row_terms;
   so.snapshots = o.snapshots;
+  so.dive_cache = o.dive_cache;
   so.copy_distance = o.copy_distance;
   so.fixpoint_mode = o.fixpoint == "queue" ? FixpointMode::queue
                      : o.fixpoint == "ac1" ? FixpointMode::ac1
@@ -613,6 +618,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "subproblemRuns", std::to_string(rep.subproblem_runs));
     stat(out, "endGameSplit", rep.end_game_split ? "true" : "false");
     stat(out, "splitPieces", std::to_string(rep.split_pieces));
+    stat(out, "pathNodes", std::to_string(rep.path_nodes));
+    stat(out, "diveCacheDepth", std::to_string(rep.dive_cache_depth));
+    stat(out, "diveCacheHits", std::to_string(rep.dive_cache_hits));
+    stat(out, "diveCacheMisses", std::to_string(rep.dive_cache_misses));
+    stat(out, "divePrefetches", std::to_string(rep.dive_prefetches));
     stat(out, "launches", std::to_string(rep.launches));
     stat(out, "teamSize", std::to_string(rep.team_size));
     stat(out, "vectorLength", std::to_string(rep.vector_length));

@@ -652,6 +652,47 @@ TYPED_TEST(SearchOnBackend, HalvedPathsKeepEveryAnswer) {
   EXPECT_EQ(-best.report.best, 51);
 }
 
+/// The dive cache (SearchOptions::dive_cache): teams that start their dives from a block's root
+/// another team published enumerate every solution once and prove the optimum, as without it, on
+/// plain and halved paths, with and without the end game; and the dives do start there.
+TYPED_TEST(SearchOnBackend, DiveCacheKeepsEveryAnswer) {
+  for (const bool halves : {false, true}) {
+    for (const bool split : {true, false}) {
+      const std::string what = std::string(halves ? "halves" : "branching") + (split ? ", end game" : ", no end game");
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.teams = 16;
+      o.subproblem_depth = 9;
+      o.seed = 7;
+      o.halve_path = halves;
+      o.end_game_split = split;
+      o.learn = LearnMode::none;
+      const Outcome out = solve_text<TypeParam>(annotated_queens("first_fail", "indomain_median"), o);
+      EXPECT_EQ(out.distinct.size(), 92u) << what;
+      EXPECT_EQ(out.reported(), 92) << what;
+      EXPECT_TRUE(out.report.complete) << what;
+      EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, 512) << what;
+      EXPECT_EQ(out.report.dive_cache_depth, 7) << what;  // 128 blocks of 4: within the budget
+      EXPECT_GT(out.report.dive_cache_hits, 0) << what;
+      EXPECT_GT(out.report.path_nodes, 0) << what;
+      SearchOptions off = o;
+      off.dive_cache = false;
+      const Outcome plain = solve_text<TypeParam>(annotated_queens("first_fail", "indomain_median"), off);
+      EXPECT_EQ(plain.distinct, out.distinct) << what;
+      EXPECT_EQ(plain.report.dive_cache_depth, 0) << what;
+      EXPECT_EQ(plain.report.dive_cache_hits, 0) << what;
+    }
+  }
+  SearchOptions b;
+  b.teams = 16;
+  b.subproblem_depth = 9;
+  b.learn = LearnMode::none;
+  const Outcome best = solve_file<TypeParam>(example("backpack.fzn"), b);
+  EXPECT_TRUE(best.report.complete);
+  EXPECT_EQ(-best.report.best, 51);
+  EXPECT_GT(best.report.dive_cache_depth, 0);
+}
+
 TYPED_TEST(SearchOnBackend, EveryBranchingChoiceEnumeratesEverySolutionOnce) {
   const char* vars[] = {"input_order", "first_fail", "anti_first_fail", "smallest", "largest",
                         "occurrence", "most_constrained", "max_regret", "dom_w_deg"};

@@ -123,10 +123,14 @@ struct ParallelSearch {
   }
 
   static constexpr int shared_ints = 5;
-  /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words.
+  /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words; a
+  /// multiple of 16 bytes, since level-1 scratch lays the teams' shares end to end and each begins
+  /// with 8-byte words (an odd count of ints misaligned every other team's: CUDA's misaligned address
+  /// at scratch level 1).
   static std::size_t scratch_bytes(int num_vars, int domain_words) {
-    return sizeof(DomainWord) * domain_words + 2 * sizeof(std::int32_t) * num_vars +
-           sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
+    const std::size_t bytes = sizeof(DomainWord) * domain_words + 2 * sizeof(std::int32_t) * num_vars +
+                              sizeof(int) * (fixpoint_flag_count + shared_ints) + 64;
+    return (bytes + 15) / 16 * 16;
   }
 
   using Store = StoreRef<Concurrent, Holes>;

@@ -278,7 +278,7 @@ struct SplitPool {
 /// blocks of 2^block_log consecutive subproblems, shared by the process's rows. A dive starts below
 /// the longest prefix its row's last subproblem shared with it (take_subproblem), and rows take
 /// interleaved subproblems: where many rows search, and in a distributed search whose chunks are
-/// scattered, that prefix is short (four GPUs dived 13-14 of 15 levels per subproblem, perf/NOTES.md
+/// scattered, that prefix is short (four GPUs dived about 11 of 15 levels per subproblem, perf/NOTES.md
 /// entry 37). A row that takes a subproblem whose block is published below the prefix its stack
 /// shares copies the block's root (its store after the fixpoint, and the decisions above it) and dives
 /// from there. Above the subproblems the tree is the same in every row (no bound, no nogoods,
@@ -287,10 +287,9 @@ struct SplitPool {
 /// Rows take a block's subproblems in a burst (the counter passes them in a few milliseconds on a GPU,
 /// sooner than one dive), so a block is published ahead: a row that takes counter value v first
 /// claims the block of value v + ahead, when dealt and unclaimed, dives to its root, publishes it, and
-/// comes back to its own subproblem (a prefetch). A row whose
-/// dive reaches an unclaimed block's root publishes it too. A block whose claimer's dive ends above
-/// its root (an empty subtree, a leaf) or whose root's fixpoint was cut short is marked none: its
-/// rows dive on their own.
+/// comes back to its own subproblem (a prefetch). A row whose dive reaches an unclaimed block's root
+/// publishes it too. A block whose claimer's dive ends above its root (an empty subtree, a leaf) or
+/// whose root's fixpoint was cut short is marked none: its rows dive on their own.
 //
 // Memory: a block's state is 0 (unclaimed), 1 (claimed), 2 (published) or 3 (none), each block
 // written once per search; the writing row's threads fence before its one thread publishes, and a

@@ -609,6 +609,28 @@ TYPED_TEST(SearchOnBackend, AnnotatedSearchFindsGecodesFirstSolution) {
   }
 }
 
+/// Every solution of queens, on `teams` teams over 2^depth subproblems (the fleet's own accounting: no
+/// explaining search to end it first).
+SearchOptions enumeration(int teams, int depth, bool halves, bool split) {
+  SearchOptions o;
+  o.max_solutions = 0;
+  o.teams = teams;
+  o.subproblem_depth = depth;
+  o.seed = 7;
+  o.halve_path = halves;
+  o.end_game_split = split;
+  o.learn = LearnMode::none;
+  return o;
+}
+
+/// The 92 solutions of queens, each once, and every one of the 2^depth subproblems searched or skipped.
+void expect_every_queens_solution(const Outcome& out, int depth, const std::string& what) {
+  EXPECT_EQ(out.distinct.size(), 92u) << what;
+  EXPECT_EQ(out.reported(), 92) << what;
+  EXPECT_TRUE(out.report.complete) << what;
+  EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, std::int64_t(1) << depth) << what;
+}
+
 /// Halved subproblem paths (SearchOptions::halve_path): every branching choice still enumerates each
 /// solution once and proves the optimum, with the end game on and off; satisfaction's first solution
 /// in order ignores them (the first solution is the sequential search's).
@@ -619,19 +641,8 @@ TYPED_TEST(SearchOnBackend, HalvedPathsKeepEveryAnswer) {
     for (const char* val : values) {
       for (const bool split : {true, false}) {
         const std::string what = std::string(v) + " " + val + (split ? ", end game" : ", no end game");
-        SearchOptions o;
-        o.max_solutions = 0;
-        o.teams = 4;
-        o.subproblem_depth = 6;
-        o.seed = 7;
-        o.halve_path = true;
-        o.end_game_split = split;
-        o.learn = LearnMode::none;  // the fleet's own accounting: no explaining search to end it first
-        const Outcome out = solve_text<TypeParam>(annotated_queens(v, val), o);
-        EXPECT_EQ(out.distinct.size(), 92u) << what;
-        EXPECT_EQ(out.reported(), 92) << what;
-        EXPECT_TRUE(out.report.complete) << what;
-        EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, 64) << what;
+        const SearchOptions o = enumeration(4, 6, true, split);
+        expect_every_queens_solution(solve_text<TypeParam>(annotated_queens(v, val), o), 6, what);
         SearchOptions first = o;
         first.max_solutions = 1;
         SearchOptions plain = first;
@@ -659,19 +670,9 @@ TYPED_TEST(SearchOnBackend, DiveCacheKeepsEveryAnswer) {
   for (const bool halves : {false, true}) {
     for (const bool split : {true, false}) {
       const std::string what = std::string(halves ? "halves" : "branching") + (split ? ", end game" : ", no end game");
-      SearchOptions o;
-      o.max_solutions = 0;
-      o.teams = 16;
-      o.subproblem_depth = 9;
-      o.seed = 7;
-      o.halve_path = halves;
-      o.end_game_split = split;
-      o.learn = LearnMode::none;
+      const SearchOptions o = enumeration(16, 9, halves, split);
       const Outcome out = solve_text<TypeParam>(annotated_queens("first_fail", "indomain_median"), o);
-      EXPECT_EQ(out.distinct.size(), 92u) << what;
-      EXPECT_EQ(out.reported(), 92) << what;
-      EXPECT_TRUE(out.report.complete) << what;
-      EXPECT_EQ(out.report.subproblems_solved + out.report.subproblems_skipped, 512) << what;
+      expect_every_queens_solution(out, 9, what);
       EXPECT_EQ(out.report.dive_cache_depth, 7) << what;  // 128 blocks of 4: within the budget
       EXPECT_GT(out.report.dive_cache_hits, 0) << what;
       EXPECT_GT(out.report.path_nodes, 0) << what;

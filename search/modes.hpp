@@ -60,6 +60,14 @@ KOKKOS_INLINE_FUNCTION int shared_path(std::int64_t i, std::int64_t j, int path_
   return common;
 }
 
+/// The depth a complete row's dive into subproblem i starts from: the decisions of its last
+/// subproblem's path still on its stack that i's path shares.
+template <class Row>
+KOKKOS_INLINE_FUNCTION int dive_start(const Row& ts, std::int64_t i, int path_length) {
+  const std::int64_t last = ts(team_last_subproblem);
+  return last >= 0 ? shared_path(i, last, path_length, static_cast<int>(ts(team_last_path))) : 0;
+}
+
 /// Complete rows: take the next subproblem. A row holds a run of consecutive counter values
 /// [team_run_next, team_run_end) and takes them in order; when its run is spent it takes the next
 /// run from the process's counter (through SearchState::chunks): up to `run_cap` values, fewer when
@@ -111,8 +119,7 @@ KOKKOS_INLINE_FUNCTION bool take_subproblem(const SearchState<MemorySpace>& stat
     if (local < 0) return false;
   }
   const std::int64_t i = dealt_subproblem(state.chunks.data(), local, chunk_log);
-  const std::int64_t last = ts(team_last_subproblem);
-  const int common = last >= 0 ? shared_path(i, last, path_length, static_cast<int>(ts(team_last_path))) : 0;
+  const int common = dive_start(ts, i, path_length);
   ts(team_subproblem) = i;
   ts(team_local_subproblem) = local;
   ts(team_prefix) = path_length;
@@ -331,6 +338,13 @@ struct DiveCache {
   }
 
   KOKKOS_INLINE_FUNCTION bool enabled() const { return depth > 0; }
+  /// Block b's store, laid out as the rows' copies are (load_store, save_store).
+  KOKKOS_INLINE_FUNCTION std::int32_t* block_bounds(std::int64_t b) const {
+    return bounds.data() + std::size_t(b) * bounds.stride(0);
+  }
+  KOKKOS_INLINE_FUNCTION DomainWord* block_bits(std::int64_t b) const {
+    return bits.data() + std::size_t(b) * bits.stride(0);
+  }
   KOKKOS_INLINE_FUNCTION std::int64_t block(std::int64_t subproblem) const { return subproblem >> block_log; }
   KOKKOS_INLINE_FUNCTION bool published(std::int64_t b) const {
     return Kokkos::atomic_fetch_add(&state(b), std::int64_t(0)) == published_state;
@@ -354,12 +368,11 @@ struct DiveCache {
       if (v < SplitPool<MemorySpace>::peek(st.control(ctl_subproblem_end))) {
         const std::int64_t j = dealt_subproblem(st.chunks.data(), v, chunk_log);
         if (block(j) != block(i) && claim(block(j))) {
-          const std::int64_t last = ts(team_last_subproblem);
           ts(team_dive_saved) = i;
           ts(team_dive_prefetch) = 1;
           ts(team_dive_prefetches) += 1;
           ts(team_subproblem) = j;
-          ts(team_depth) = last >= 0 ? shared_path(j, last, path_length, static_cast<int>(ts(team_last_path))) : 0;
+          ts(team_depth) = dive_start(ts, j, path_length);
           return -1;
         }
       }
@@ -395,11 +408,7 @@ struct DiveCache {
   template <class TeamMember, class Decisions>
   KOKKOS_INLINE_FUNCTION void publish(const TeamMember& team, std::int64_t b, const Decisions& row, int n, int words,
                                       const std::int32_t* lb, const std::int32_t* ub, const DomainWord* bw) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-      bounds(b, 2 * x) = lb[x];
-      bounds(b, 2 * x + 1) = ub[x];
-    });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(b, w) = bw[w]; });
+    save_store(team, block_bounds(b), block_bits(b), n, words, lb, ub, bw);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, depth), [&](const int d) {
       Decision dec = row(d);
       dec.donated = 0;
@@ -418,15 +427,8 @@ struct DiveCache {
   template <class TeamMember, class Decisions>
   KOKKOS_INLINE_FUNCTION void load(const TeamMember& team, std::int64_t b, const Decisions& row, int n, int words,
                                    std::int32_t* lb, std::int32_t* ub, DomainWord* bw) const {
-    volatile const std::int32_t* from = &bounds(b, 0);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-      lb[x] = from[2 * x];
-      ub[x] = from[2 * x + 1];
-    });
-    if (words > 0) {
-      volatile const DomainWord* from_bits = &bits(b, 0);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bw[w] = from_bits[w]; });
-    }
+    load_store(team, static_cast<volatile const std::int32_t*>(block_bounds(b)),
+               static_cast<volatile const DomainWord*>(block_bits(b)), n, words, lb, ub, bw);
     volatile const std::int32_t* from_decisions = reinterpret_cast<volatile const std::int32_t*>(&decisions(b, 0));
     std::int32_t* to = reinterpret_cast<std::int32_t*>(&row(0));
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 5 * depth), [&](const int w) { to[w] = from_decisions[w]; });

@@ -140,13 +140,7 @@ struct ParallelSearch {
   KOKKOS_INLINE_FUNCTION void load_copy(const TeamMember& team, int t, int slot, std::int32_t* lb, std::int32_t* ub,
                                         DomainWord* bits) const {
     const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
-    const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-      lb[x] = state.snapshot(t, at + 2 * x);
-      ub[x] = state.snapshot(t, at + 2 * x + 1);
-    });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                         [&](const int w) { bits[w] = state.snapshot_bits(t, at_bits + w); });
+    load_store(team, copy_bounds(t, slot), copy_bits(t, slot), n, words, lb, ub, bits);
   }
   KOKKOS_INLINE_FUNCTION void load_root(const TeamMember& team, std::int32_t* lb, std::int32_t* ub,
                                         DomainWord* bits) const {
@@ -160,13 +154,15 @@ struct ParallelSearch {
   KOKKOS_INLINE_FUNCTION void save_copy(const TeamMember& team, int t, int slot, const std::int32_t* lb,
                                         const std::int32_t* ub, const DomainWord* bits) const {
     const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
-    const std::size_t at = std::size_t(slot) * 2 * n, at_bits = std::size_t(slot) * words;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
-      state.snapshot(t, at + 2 * x) = lb[x];
-      state.snapshot(t, at + 2 * x + 1) = ub[x];
-    });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words),
-                         [&](const int w) { state.snapshot_bits(t, at_bits + w) = bits[w]; });
+    save_store(team, copy_bounds(t, slot), copy_bits(t, slot), n, words, lb, ub, bits);
+  }
+  /// Row t's copy slot `slot` (SearchState::snapshot, snapshot_bits).
+  KOKKOS_INLINE_FUNCTION std::int32_t* copy_bounds(int t, int slot) const {
+    return state.snapshot.data() + std::size_t(t) * state.snapshot.stride(0) + std::size_t(slot) * 2 * program.num_vars;
+  }
+  KOKKOS_INLINE_FUNCTION DomainWord* copy_bits(int t, int slot) const {
+    const std::size_t words = Holes ? program.domain_words() : 0;
+    return state.snapshot_bits.data() + std::size_t(t) * state.snapshot_bits.stride(0) + std::size_t(slot) * words;
   }
 
   KOKKOS_INLINE_FUNCTION static void apply(const Decision& d, bool right, const Store& s, int& st) {

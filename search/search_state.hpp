@@ -120,6 +120,30 @@ enum TeamSlot : int {
   team_slot_count
 };
 
+/// Team-wide moves of a store between team scratch (lb, ub, bitset words) and memory laid out as the
+/// copies are (SearchState::snapshot: each variable's lb and ub side by side; the words apart). `Bound`
+/// and `Word` may be volatile-qualified: another block wrote them in this launch (search/modes.hpp's
+/// DiveCache). The caller puts a barrier after them.
+template <class TeamMember, class Bound, class Word>
+KOKKOS_INLINE_FUNCTION void load_store(const TeamMember& team, Bound* bounds, Word* words_from, int n, int words,
+                                       std::int32_t* lb, std::int32_t* ub, DomainWord* bits) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+    lb[x] = bounds[2 * x];
+    ub[x] = bounds[2 * x + 1];
+  });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits[w] = words_from[w]; });
+}
+template <class TeamMember>
+KOKKOS_INLINE_FUNCTION void save_store(const TeamMember& team, std::int32_t* bounds, DomainWord* words_to, int n,
+                                       int words, const std::int32_t* lb, const std::int32_t* ub,
+                                       const DomainWord* bits) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) {
+    bounds[2 * x] = lb[x];
+    bounds[2 * x + 1] = ub[x];
+  });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { words_to[w] = bits[w]; });
+}
+
 /// Where the stop flag lives: memory the host can write while a kernel runs and the kernel can read.
 template <class MemorySpace>
 struct StopFlagSpace {

@@ -91,7 +91,9 @@ def main():
     lines.append('')
     lines.append('| instance | kind | ' + ' | '.join(names + list(refs)) + ' |')
     lines.append('|---' * (2 + len(names) + len(refs)) + '|')
-    show = lambda r: '' if r is None else (r[1] or '-') + ('*' if r[0] in ('OPTIMAL', 'UNSAT') else '')
+    # A solution without an objective (satisfaction) shows as sat; no solution as -.
+    show = lambda r: '' if r is None else ((r[1] or ('sat' if r[0] == 'SATISFIED' else '-')) +
+                                           ('*' if r[0] in ('OPTIMAL', 'UNSAT') else ''))
     for x in instances:
         lines.append(f'| {x} | {kind.get(x, "")} | ' + ' | '.join([show(r.get(x)) for r in runs] +
                                                                   [show(r.get(x)) for r in refs.values()]) + ' |')

@@ -89,7 +89,8 @@ struct SearchOptions {
   /// The portfolio when optimising (search/modes.hpp): the share of the teams on free runs (restarts,
   /// then LNS), the rest on the complete subproblem search, which alone proves optimality. One team
   /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;
-  /// -1: default_portfolio (default_portfolio_gpu on a GPU). Satisfaction always searches completely.
+  /// -1: default_portfolio (default_portfolio_gpu on a GPU; the driver passes default_portfolio_gpu_ranks
+  /// under mpirun on GPUs, solver/run.cpp). Satisfaction always searches completely.
   double portfolio = -1;
   /// Distributed: the share of the fleet's rows that run free on ranks other than 0 (-1: portfolio's).
   /// Free rows take the complete search's share of a GPU (perf/NOTES.md entry 34), and rank 0's with
@@ -199,6 +200,11 @@ constexpr bool on_gpu() {
 /// their number (diameterc-mst proved 1.4x sooner at a quarter, objectives no worse: perf/NOTES.md
 /// entry 34).
 constexpr double default_portfolio = 0.5, default_portfolio_gpu = 0.25;
+/// Under mpirun on GPUs, rank 0's (ranks after it give their GPUs to the complete search:
+/// rank_portfolio): every rank's host teams search freely too, so rank 0's GPU keeps a twentieth of its
+/// teams free, not a quarter (diameterc-mst on two H200s 1.51 -> 1.37 s, on four 1.04 -> 0.98 s:
+/// perf/NOTES.md entry 38).
+constexpr double default_portfolio_gpu_ranks = 0.05;
 
 struct SearchReport {
   bool complete = false;     ///< the whole tree was explored (optimum proven / all solutions found)

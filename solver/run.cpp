@@ -169,7 +169,9 @@ void add_options(CLI::App& app, Options& o) {
                  "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
                  "the complete search, which alone proves optimality (0: complete search only; one team "
                  "alternates between the two; default " +
-                     fmt::format("{}, {} on a GPU", default_portfolio, default_portfolio_gpu) + ")")
+                     fmt::format("{}, {} on a GPU, {} on rank 0 under mpirun on GPUs", default_portfolio,
+                                 default_portfolio_gpu, default_portfolio_gpu_ranks) +
+                     ")")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--rank-portfolio", o.rank_portfolio,
                  "Under mpirun: the share of the teams running restarts and large-neighbourhood search on ranks "
@@ -393,8 +395,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.subproblem_depth = o.subproblem_depth;
   so.subproblem_runs = o.subproblem_runs;
   // Under mpirun on GPUs: halved paths, shallow givers, and ranks after the first giving their GPU's
-  // teams all to the complete search (diameterc-mst on four H200s 2.05 -> 0.96 s, perf/NOTES.md entry 36);
-  // on the host's backends, unmeasured there, as in one process.
+  // teams all to the complete search (diameterc-mst on four H200s 2.05 -> 0.96 s, perf/NOTES.md entry 36),
+  // rank 0's a twentieth free (below, entry 38); on the host's backends, unmeasured there, as in one process.
   Peers* const peers = process_peers();
   const bool gpu_ranks = gpu && peers != nullptr && peers->size() > 1;
   so.halve_path = o.subproblem_path == "halves" || (o.subproblem_path == "auto" && gpu_ranks);
@@ -425,7 +427,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                      : o.fixpoint == "ac1" ? FixpointMode::ac1
                                            : FixpointMode::automatic;
   so.max_fixpoint_iterations = o.max_fixpoint_iterations;
-  so.portfolio = o.portfolio;
+  so.portfolio = o.portfolio >= 0 ? o.portfolio : gpu_ranks ? default_portfolio_gpu_ranks : -1.0;
   so.rank_portfolio = o.rank_portfolio >= 0 ? o.rank_portfolio : gpu_ranks ? 0.0 : -1.0;
   so.free_var_choice = o.free_var_choice == "first_fail" ? VarChoice::first_fail : VarChoice::dom_wdeg;
   so.restart = o.restart == "geometric" ? RestartSequence::geometric

@@ -79,6 +79,21 @@ struct ExplainingSearch::Impl {
   std::vector<Literal> level_decision{Literal{0, 0}};
   int level = 0;
   std::vector<std::int32_t> queue, cqueue;
+  /// Per entry of the program's var_props (a variable's propagators): the changes of that variable
+  /// the propagator reads (wake_lb, wake_ub, wake_holes). An unreified linear row sum a x <= c reads
+  /// only the lower bounds of its positive terms and the upper bounds of its negative ones; rows read
+  /// bounds alone; other propagators every change.
+  std::vector<std::uint8_t> wake;
+  enum : std::uint8_t { wake_lb = 1, wake_ub = 2, wake_holes = 4, wake_all = 7 };
+  /// Value rows: b <-> a x = c and b <-> a x != c with c / a = v whole (int_eq_reif, int_ne_reif).
+  /// Such a row does something on x's side only when v leaves x's domain or becomes a bound of it (x
+  /// fixed at v, or x != v to push the bound past), so it is woken by those alone (wake_value), not by
+  /// every change of x: a variable channelled to a Boolean per value has one row per value, and on
+  /// ma-path-finding they were ~80 % of the propagator runs, nearly all doing nothing (perf/NOTES.md
+  /// entry 39). Per variable its value rows (value, propagator), sorted by value.
+  std::vector<std::int32_t> value_begin;
+  std::vector<std::pair<std::int32_t, std::int32_t>> value_rows;
+  std::vector<DomainWord> old_words;  ///< commit_touched's scratch
   std::size_t qhead = 0;
   std::vector<char> queued, cqueued;
   std::vector<Clause> clauses;
@@ -136,6 +151,46 @@ struct ExplainingSearch::Impl {
     last_word.assign(std::size_t(n), -1);
     queued.assign(std::size_t(num_props), 0);
     for (int q = 0; q < num_props; ++q) enqueue(q);
+    const int first_row = static_cast<int>(prog.ternary.size()), rows_end = first_row + prog.num_rows();
+    wake.assign(std::size_t(dp.var_begin(n)), wake_all);
+    for (int x = 0; x < n; ++x)
+      for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j) {
+        const int q = dp.var_props(j);
+        if (q < first_row || q >= rows_end) continue;
+        const auto r = std::size_t(q - first_row);
+        if (prog.reif_var[r] >= 0) {
+          wake[std::size_t(j)] = wake_lb | wake_ub;
+          if (value_row(r, x)) wake[std::size_t(j)] = 0;  // woken by wake_value
+          continue;
+        }
+        std::uint8_t m = 0;
+        for (int k = prog.row_begin[r]; k < prog.row_begin[r + 1]; ++k) {
+          if (prog.var[std::size_t(k)] != x) continue;
+          const std::int32_t a = prog.coef[std::size_t(k)];
+          m |= static_cast<LinearKind>(prog.kind[r]) != LinearKind::le ? (wake_lb | wake_ub)
+               : a > 0                                                 ? wake_lb
+               : a < 0                                                 ? wake_ub
+                                                                       : 0;
+        }
+        wake[std::size_t(j)] = m;
+      }
+    value_begin.assign(std::size_t(n) + 1, 0);
+    for (int r = 0; r < prog.num_rows(); ++r)
+      if (prog.reif_var[std::size_t(r)] >= 0 && value_row(std::size_t(r), prog.var[std::size_t(prog.row_begin[std::size_t(r)])]))
+        ++value_begin[std::size_t(prog.var[std::size_t(prog.row_begin[std::size_t(r)])]) + 1];
+    for (int x = 0; x < n; ++x) value_begin[std::size_t(x) + 1] += value_begin[std::size_t(x)];
+    value_rows.resize(std::size_t(value_begin[std::size_t(n)]));
+    {
+      std::vector<std::int32_t> at(value_begin.begin(), value_begin.end() - 1);
+      for (int r = 0; r < prog.num_rows(); ++r) {
+        const auto k = std::size_t(prog.row_begin[std::size_t(r)]);
+        if (prog.reif_var[std::size_t(r)] < 0 || !value_row(std::size_t(r), prog.var[k])) continue;
+        value_rows[std::size_t(at[std::size_t(prog.var[k])]++)] = {
+            static_cast<std::int32_t>(prog.rhs[std::size_t(r)] / prog.coef[k]), first_row + r};
+      }
+      for (int x = 0; x < n; ++x)
+        std::sort(value_rows.begin() + value_begin[std::size_t(x)], value_rows.begin() + value_begin[std::size_t(x) + 1]);
+    }
     occ.resize(std::size_t(n));
     activity.assign(std::size_t(n), 0);
     // At equal activity the given order first (tiny initial activities), then the variables' order.
@@ -234,9 +289,46 @@ struct ExplainingSearch::Impl {
     for (const std::int32_t k : cqueue) cqueued[std::size_t(k)] = 0;
     cqueue.clear();
   }
-  /// x changed: its propagators, and its clauses with a watched literal on x now true.
-  void notify(int x, const Store& s) {
-    for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j) enqueue(dp.var_props(j));
+  /// Whether reified row r is a value row of x: one term a x, kind eq or ne, c / a whole, b not x.
+  bool value_row(std::size_t r, int x) const {
+    const int k = prog.row_begin[r];
+    if (prog.row_begin[r + 1] - k != 1 || prog.var[std::size_t(k)] != x || prog.reif_var[r] == x) return false;
+    const auto kind = static_cast<LinearKind>(prog.kind[r]);
+    const std::int64_t a = prog.coef[std::size_t(k)], c = prog.rhs[r];
+    return (kind == LinearKind::eq || kind == LinearKind::ne) && a != 0 && c % a == 0 &&
+           c / a >= INT32_MIN && c / a <= INT32_MAX;
+  }
+  /// x's value rows at values in [from, to].
+  void wake_values(int x, std::int64_t from, std::int64_t to) {
+    const auto b = value_rows.begin() + value_begin[std::size_t(x)], e = value_rows.begin() + value_begin[std::size_t(x) + 1];
+    if (b == e || from > to) return;
+    for (auto it = std::lower_bound(b, e, std::make_pair(static_cast<std::int32_t>(std::max<std::int64_t>(from, INT32_MIN)), INT32_MIN));
+         it != e && it->first <= to; ++it)
+      enqueue(it->second);
+  }
+  /// x's value rows whose value left its domain or is now one of its bounds (where x != v moves the
+  /// bound; x fixed is both bounds at v): x's bounds moved from [lo0, hi0] to the store's, and its
+  /// bitset words from old_words (the shadow's, before this commit).
+  void wake_value(int x, std::int64_t lo0, std::int64_t hi0) {
+    const auto xs = std::size_t(x);
+    if (value_begin[xs] == value_begin[xs + 1]) return;
+    if (lb[xs] != lo0) wake_values(x, lo0, lb[xs]);
+    if (ub[xs] != hi0) wake_values(x, ub[xs], hi0);
+    for (std::size_t w = 0; w < old_words.size(); ++w) {
+      DomainWord gone = old_words[w] & ~bits[std::size_t(prog.bits_at[xs]) + w];
+      while (gone != 0) {
+        const int bit = __builtin_ctzll(static_cast<unsigned long long>(gone));
+        gone &= gone - 1;
+        const std::int64_t v = prog.bits_base[xs] + std::int64_t(w) * 64 + bit;
+        wake_values(x, v, v);
+      }
+    }
+  }
+  /// x changed (`changes`: wake_lb, wake_ub, wake_holes): its propagators that read those changes, and
+  /// its clauses with a watched literal on x now true.
+  void notify(int x, std::uint8_t changes, const Store& s) {
+    for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j)
+      if (wake[std::size_t(j)] & changes) enqueue(dp.var_props(j));
     auto& list = occ[std::size_t(x)];
     std::size_t kept = 0;
     for (std::size_t j = 0; j < list.size(); ++j) {
@@ -325,17 +417,26 @@ struct ExplainingSearch::Impl {
       const int x = touched_list[std::size_t(i)];
       touched_flag[std::size_t(x)] = 0;
       const auto xs = std::size_t(x);
-      if (lb[xs] != slb[xs]) push_entry(x, kind_lb, slb[xs], lb[xs], 0, reason, from, lit), slb[xs] = lb[xs];
-      if (ub[xs] != sub[xs]) push_entry(x, kind_ub, sub[xs], ub[xs], 0, reason, from, lit), sub[xs] = ub[xs];
+      std::uint8_t changes = 0;
+      const std::int64_t lo0 = slb[xs], hi0 = sub[xs];
+      old_words.assign(sbits.begin() + (words_of[xs] > 0 ? prog.bits_at[xs] : 0),
+                       sbits.begin() + (words_of[xs] > 0 ? prog.bits_at[xs] + words_of[xs] : 0));
+      if (lb[xs] != slb[xs]) push_entry(x, kind_lb, slb[xs], lb[xs], 0, reason, from, lit), slb[xs] = lb[xs], changes |= wake_lb;
+      if (ub[xs] != sub[xs]) push_entry(x, kind_ub, sub[xs], ub[xs], 0, reason, from, lit), sub[xs] = ub[xs], changes |= wake_ub;
       for (int w = 0; w < words_of[xs]; ++w) {
         const auto at = std::size_t(prog.bits_at[xs] + w);
-        if (bits[at] != sbits[at]) push_entry(x, kind_word, std::int64_t(sbits[at]), std::int64_t(bits[at]), w, reason, from, lit), sbits[at] = bits[at];
+        if (bits[at] != sbits[at]) {
+          push_entry(x, kind_word, std::int64_t(sbits[at]), std::int64_t(bits[at]), w, reason, from, lit);
+          sbits[at] = bits[at];
+          changes |= wake_holes;
+        }
       }
       if (lb[xs] == ub[xs]) {
         phase[xs] = lb[xs];
         has_phase[xs] = 1;
       }
-      notify(x, s);
+      if (changes != 0) wake_value(x, lo0, hi0);
+      notify(x, changes, s);
     }
     touched_count = 0;
   }
@@ -413,7 +514,22 @@ struct ExplainingSearch::Impl {
         if ((++runs & 1023) == 0 && stop != nullptr && *stop) return -1;
         continue;
       }
+      if (opt.check_fixpoints) check_fixpoint();
       return 0;
+    }
+  }
+  /// ExplainOptions::check_fixpoints: whether any propagator narrows (or fails) the store at this
+  /// fixpoint; whatever it did is undone.
+  void check_fixpoint() {
+    ++st.fixpoint_checks;
+    for (int q = 0; q < num_props; ++q) {
+      const int r = propagate_any(SerialLanes{}, dp, q, store());
+      const bool missed = (r & prop_failed) != 0 || touched_count != 0;
+      restore_touched();
+      if (missed) {
+        ++st.fixpoint_misses;
+        return;
+      }
     }
   }
 

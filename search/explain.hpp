@@ -58,6 +58,9 @@ struct ExplainOptions {
   int max_clauses = 20000;             ///< learned clauses kept; the least active half goes at a restart
   int max_minimise_literals = 256;     ///< boxes with more literals are used as they are
   std::vector<int> order;              ///< the decision variables tried first at equal activity
+  /// Tests: at every fixpoint, run every propagator once more and count in stats().fixpoint_misses
+  /// the fixpoints one of them would have narrowed (the wake-up rules left it asleep); undone after.
+  bool check_fixpoints = false;
 };
 
 struct ExplainStats {
@@ -66,6 +69,7 @@ struct ExplainStats {
   std::int64_t propagations = 0, clause_propagations = 0;
   std::int64_t resolutions = 0, explain_runs = 0;  ///< resolution steps, propagator runs to minimise boxes
   std::int64_t family_explanations = 0;  ///< boxes a family explained itself (a cumulative's parts), one run each
+  std::int64_t fixpoint_checks = 0, fixpoint_misses = 0;  ///< with ExplainOptions::check_fixpoints
 };
 
 /// The search. `program`: as the fleet runs it (bitsets given, root to fixpoint or not).

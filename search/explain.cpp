@@ -87,13 +87,12 @@ struct ExplainingSearch::Impl {
   enum : std::uint8_t { wake_lb = 1, wake_ub = 2, wake_holes = 4, wake_all = 7 };
   /// Value rows: b <-> a x = c and b <-> a x != c with c / a = v whole (int_eq_reif, int_ne_reif).
   /// Such a row does something on x's side only when v leaves x's domain or becomes a bound of it (x
-  /// fixed at v, or x != v to push the bound past), so it is woken by those alone (wake_value), not by
+  /// fixed at v, or x != v to push the bound past), so it is woken by those alone (commit_touched), not by
   /// every change of x: a variable channelled to a Boolean per value has one row per value, and on
   /// ma-path-finding they were ~80 % of the propagator runs, nearly all doing nothing (perf/NOTES.md
   /// entry 39). Per variable its value rows (value, propagator), sorted by value.
   std::vector<std::int32_t> value_begin;
   std::vector<std::pair<std::int32_t, std::int32_t>> value_rows;
-  std::vector<DomainWord> old_words;  ///< commit_touched's scratch
   std::size_t qhead = 0;
   std::vector<char> queued, cqueued;
   std::vector<Clause> clauses;
@@ -153,14 +152,19 @@ struct ExplainingSearch::Impl {
     for (int q = 0; q < num_props; ++q) enqueue(q);
     const int first_row = static_cast<int>(prog.ternary.size()), rows_end = first_row + prog.num_rows();
     wake.assign(std::size_t(dp.var_begin(n)), wake_all);
-    for (int x = 0; x < n; ++x)
+    value_begin.assign(1, 0);
+    for (int x = 0; x < n; ++x) {
       for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j) {
         const int q = dp.var_props(j);
         if (q < first_row || q >= rows_end) continue;
         const auto r = std::size_t(q - first_row);
         if (prog.reif_var[r] >= 0) {
           wake[std::size_t(j)] = wake_lb | wake_ub;
-          if (value_row(r, x)) wake[std::size_t(j)] = 0;  // woken by wake_value
+          if (value_row(r, x)) {  // woken by value (commit_touched), not through x's list
+            wake[std::size_t(j)] = 0;
+            const auto k = std::size_t(prog.row_begin[r]);
+            value_rows.emplace_back(static_cast<std::int32_t>(prog.rhs[r] / prog.coef[k]), q);
+          }
           continue;
         }
         std::uint8_t m = 0;
@@ -174,22 +178,8 @@ struct ExplainingSearch::Impl {
         }
         wake[std::size_t(j)] = m;
       }
-    value_begin.assign(std::size_t(n) + 1, 0);
-    for (int r = 0; r < prog.num_rows(); ++r)
-      if (prog.reif_var[std::size_t(r)] >= 0 && value_row(std::size_t(r), prog.var[std::size_t(prog.row_begin[std::size_t(r)])]))
-        ++value_begin[std::size_t(prog.var[std::size_t(prog.row_begin[std::size_t(r)])]) + 1];
-    for (int x = 0; x < n; ++x) value_begin[std::size_t(x) + 1] += value_begin[std::size_t(x)];
-    value_rows.resize(std::size_t(value_begin[std::size_t(n)]));
-    {
-      std::vector<std::int32_t> at(value_begin.begin(), value_begin.end() - 1);
-      for (int r = 0; r < prog.num_rows(); ++r) {
-        const auto k = std::size_t(prog.row_begin[std::size_t(r)]);
-        if (prog.reif_var[std::size_t(r)] < 0 || !value_row(std::size_t(r), prog.var[k])) continue;
-        value_rows[std::size_t(at[std::size_t(prog.var[k])]++)] = {
-            static_cast<std::int32_t>(prog.rhs[std::size_t(r)] / prog.coef[k]), first_row + r};
-      }
-      for (int x = 0; x < n; ++x)
-        std::sort(value_rows.begin() + value_begin[std::size_t(x)], value_rows.begin() + value_begin[std::size_t(x) + 1]);
+      std::sort(value_rows.begin() + value_begin.back(), value_rows.end());
+      value_begin.push_back(static_cast<std::int32_t>(value_rows.size()));
     }
     occ.resize(std::size_t(n));
     activity.assign(std::size_t(n), 0);
@@ -306,22 +296,13 @@ struct ExplainingSearch::Impl {
          it != e && it->first <= to; ++it)
       enqueue(it->second);
   }
-  /// x's value rows whose value left its domain or is now one of its bounds (where x != v moves the
-  /// bound; x fixed is both bounds at v): x's bounds moved from [lo0, hi0] to the store's, and its
-  /// bitset words from old_words (the shadow's, before this commit).
-  void wake_value(int x, std::int64_t lo0, std::int64_t hi0) {
-    const auto xs = std::size_t(x);
-    if (value_begin[xs] == value_begin[xs + 1]) return;
-    if (lb[xs] != lo0) wake_values(x, lo0, lb[xs]);
-    if (ub[xs] != hi0) wake_values(x, ub[xs], hi0);
-    for (std::size_t w = 0; w < old_words.size(); ++w) {
-      DomainWord gone = old_words[w] & ~bits[std::size_t(prog.bits_at[xs]) + w];
-      while (gone != 0) {
-        const int bit = __builtin_ctzll(static_cast<unsigned long long>(gone));
-        gone &= gone - 1;
-        const std::int64_t v = prog.bits_base[xs] + std::int64_t(w) * 64 + bit;
-        wake_values(x, v, v);
-      }
+  /// x's value rows at the values whose bits `gone` cleared in its bitset word w.
+  void wake_gone(int x, int w, DomainWord gone) {
+    if (value_begin[std::size_t(x)] == value_begin[std::size_t(x) + 1]) return;
+    for (; gone != 0; gone &= gone - 1) {
+      const std::int64_t v = prog.bits_base[std::size_t(x)] + std::int64_t(w) * 64 +
+                             __builtin_ctzll(static_cast<unsigned long long>(gone));
+      wake_values(x, v, v);
     }
   }
   /// x changed (`changes`: wake_lb, wake_ub, wake_holes): its propagators that read those changes, and
@@ -417,15 +398,21 @@ struct ExplainingSearch::Impl {
       const int x = touched_list[std::size_t(i)];
       touched_flag[std::size_t(x)] = 0;
       const auto xs = std::size_t(x);
+      // Value rows wake where a bound passed or now sits on their value, or a hole removed it (x
+      // fixed at v: both bounds on v).
       std::uint8_t changes = 0;
-      const std::int64_t lo0 = slb[xs], hi0 = sub[xs];
-      old_words.assign(sbits.begin() + (words_of[xs] > 0 ? prog.bits_at[xs] : 0),
-                       sbits.begin() + (words_of[xs] > 0 ? prog.bits_at[xs] + words_of[xs] : 0));
-      if (lb[xs] != slb[xs]) push_entry(x, kind_lb, slb[xs], lb[xs], 0, reason, from, lit), slb[xs] = lb[xs], changes |= wake_lb;
-      if (ub[xs] != sub[xs]) push_entry(x, kind_ub, sub[xs], ub[xs], 0, reason, from, lit), sub[xs] = ub[xs], changes |= wake_ub;
+      if (lb[xs] != slb[xs]) {
+        wake_values(x, slb[xs], lb[xs]);
+        push_entry(x, kind_lb, slb[xs], lb[xs], 0, reason, from, lit), slb[xs] = lb[xs], changes |= wake_lb;
+      }
+      if (ub[xs] != sub[xs]) {
+        wake_values(x, ub[xs], sub[xs]);
+        push_entry(x, kind_ub, sub[xs], ub[xs], 0, reason, from, lit), sub[xs] = ub[xs], changes |= wake_ub;
+      }
       for (int w = 0; w < words_of[xs]; ++w) {
         const auto at = std::size_t(prog.bits_at[xs] + w);
         if (bits[at] != sbits[at]) {
+          wake_gone(x, w, sbits[at] & ~bits[at]);
           push_entry(x, kind_word, std::int64_t(sbits[at]), std::int64_t(bits[at]), w, reason, from, lit);
           sbits[at] = bits[at];
           changes |= wake_holes;
@@ -435,7 +422,6 @@ struct ExplainingSearch::Impl {
         phase[xs] = lb[xs];
         has_phase[xs] = 1;
       }
-      if (changes != 0) wake_value(x, lo0, hi0);
       notify(x, changes, s);
     }
     touched_count = 0;

@@ -84,8 +84,10 @@ struct SearchOptions {
   /// Where the backend runs several teams and the caller leaves teams and subproblems to it: first
   /// search with one team and no split for at most this long. A tree that small is then finished
   /// without the fleet's subproblem dives (on CUDA, 1,056 teams explored 150x the nodes of queens'
-  /// whole tree); otherwise its solutions are dropped and the fleet starts from the root. 0: no probe.
-  double probe_s = 0.05;
+  /// whole tree); otherwise its solutions are dropped and the fleet starts from the root. Beside a GPU
+  /// it runs on one host thread. 0: no probe. 20 ms: every development instance a one-thread probe
+  /// finishes takes at most 13 ms on this VM, none 13-200 ms (perf/NOTES.md entry 40).
+  double probe_s = 0.02;
   /// The portfolio when optimising (search/modes.hpp): the share of the teams on free runs (restarts,
   /// then LNS), the rest on the complete subproblem search, which alone proves optimality. One team
   /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;

@@ -49,7 +49,7 @@ struct Options {
   int scratch_level = -1;
   std::string shared_carveout = "fit";
   std::int64_t slice_nodes = 0;
-  int probe_ms = 50;
+  int probe_ms = 20;
   int teams = 0;
   int subproblem_depth = -1;
   int subproblem_runs = 1;
@@ -162,7 +162,8 @@ void add_options(CLI::App& app, Options& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
-                 "for up to this long first, and keep its answer when it finishes (0: no probe)")
+                 "(beside a GPU: one host thread) for up to this long first, and keep its answer when it "
+                 "finishes (0: no probe)")
       ->check(CLI::NonNegativeNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--portfolio", o.portfolio,

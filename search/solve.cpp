@@ -2024,9 +2024,9 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   if (!probe) return run(options, on_solution, peers != nullptr);
 
   // The probe: one team, no split, solutions held back until it is known whether they are the answer.
-  // Beside a GPU it runs on the host: one host thread searches a small tree 10-50x faster than one GPU
-  // team (rcpsp_J30_44_9's 63 nodes: 1-2 ms against 16 ms on an H200), without the GPU's set-up, so
-  // the trees it finishes end sooner and the others lose less time to it (perf/NOTES.md entry 40).
+  // Beside a GPU it runs on the host: one host thread finishes a small tree 3-5x sooner than one GPU
+  // team (rcpsp_J30_44_9: 2-4 ms against 10 ms on an H200, 43_6: 10 against 41 ms), without launches or
+  // the GPU's set-up (perf/NOTES.md entry 40).
   const auto start = Clock::now();
   const bool limit_within_probe = options.time_limit_s > 0 && options.time_limit_s <= options.probe_s;
   SearchOptions p = options;

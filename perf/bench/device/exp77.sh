@@ -4,6 +4,7 @@
 # after the first without free GPU teams, the dive cache), 16 host threads a rank.
 #   one:    one GPU per run, the set's two halves (alternate instances in name order) at once on GPUs 0 and 1 (one run per GPU; exp68 found
 #           four one-GPU runs at once on one host within 3 % of one alone);
+#   one4:   as one, the set's four quarters (every fourth instance) at once on GPUs 0-3 (session 28);
 #   two a|b, four a|b: mpirun -n 2 / -n 4 on the GPUs, one half of the set.
 # Rows in $OUT/gpuK-REV[-HALF].csv (perf/bench/run.py, written as they come: a call's time limit keeps what ran).
 # usage (device): bash perf/bench/device/exp77.sh REV PART [HALF] [PART [HALF]]...; carry gpu-mpi, gpu-bench-mznlib
@@ -20,6 +21,7 @@ gunzip -c gpu-mpi/kcp-mpi-$REV.gz > $B && chmod +x $B
 for f in gpu-bench-mznlib/*.fzn.gz; do gunzip -c $f > /tmp/dev/$(basename $f .gz); done
 ls /tmp/dev/*.fzn | sort > /tmp/all.txt
 sed -n 'p;n' /tmp/all.txt > /tmp/a.txt; sed -n 'n;p' /tmp/all.txt > /tmp/b.txt  # alternate lines: halves of even time
+for q in 0 1 2 3; do awk -v q=$q 'NR % 4 == q' /tmp/all.txt > /tmp/q$q.txt; done
 for k in 2 4; do
   cat > /tmp/mpi$k.sh <<EOS
 #!/usr/bin/env bash
@@ -37,6 +39,9 @@ while [ $# -gt 0 ]; do
     one)
       CUDA_VISIBLE_DEVICES=0 run gpu1 $B /tmp/a.txt $OUT/gpu1-$REV-a.csv &
       CUDA_VISIBLE_DEVICES=1 run gpu1 $B /tmp/b.txt $OUT/gpu1-$REV-b.csv &
+      wait ;;
+    one4)
+      for q in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$q run gpu1 $B /tmp/q$q.txt $OUT/gpu1-$REV-q$q.csv & done
       wait ;;
     two|four)
       half=$1; shift

@@ -6,6 +6,7 @@
 #           four one-GPU runs at once on one host within 3 % of one alone);
 #   one4:   as one, the set's four quarters (every fourth instance) at once on GPUs 0-3 (session 28);
 #   two a|b, four a|b: mpirun -n 2 / -n 4 on the GPUs, one half of the set.
+# KCP_ARGS (session 28): kcp's flags for the one-GPU parts, their CSVs then gpu1-REV-TAG-*.csv (TAG, default "args").
 # Rows in $OUT/gpuK-REV[-HALF].csv (perf/bench/run.py, written as they come: a call's time limit keeps what ran).
 # usage (device): bash perf/bench/device/exp77.sh REV PART [HALF] [PART [HALF]]...; carry gpu-mpi, gpu-bench-mznlib
 set -u
@@ -22,6 +23,11 @@ for f in gpu-bench-mznlib/*.fzn.gz; do gunzip -c $f > /tmp/dev/$(basename $f .gz
 ls /tmp/dev/*.fzn | sort > /tmp/all.txt
 sed -n 'p;n' /tmp/all.txt > /tmp/a.txt; sed -n 'n;p' /tmp/all.txt > /tmp/b.txt  # alternate lines: halves of even time
 for q in 0 1 2 3; do awk -v q=$q 'NR % 4 == q' /tmp/all.txt > /tmp/q$q.txt; done
+O=$B; T=$REV
+if [ -n "${KCP_ARGS:-}" ]; then
+  printf '#!/usr/bin/env bash\nexec %s %s "$@"\n' "$B" "$KCP_ARGS" > /tmp/kcp-args.sh && chmod +x /tmp/kcp-args.sh
+  O=/tmp/kcp-args.sh; T=$REV-${TAG:-args}
+fi
 for k in 2 4; do
   cat > /tmp/mpi$k.sh <<EOS
 #!/usr/bin/env bash
@@ -37,11 +43,11 @@ while [ $# -gt 0 ]; do
   part=$1; shift
   case $part in
     one)
-      CUDA_VISIBLE_DEVICES=0 run gpu1 $B /tmp/a.txt $OUT/gpu1-$REV-a.csv &
-      CUDA_VISIBLE_DEVICES=1 run gpu1 $B /tmp/b.txt $OUT/gpu1-$REV-b.csv &
+      CUDA_VISIBLE_DEVICES=0 run gpu1 $O /tmp/a.txt $OUT/gpu1-$T-a.csv &
+      CUDA_VISIBLE_DEVICES=1 run gpu1 $O /tmp/b.txt $OUT/gpu1-$T-b.csv &
       wait ;;
     one4)
-      for q in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$q run gpu1 $B /tmp/q$q.txt $OUT/gpu1-$REV-q$q.csv & done
+      for q in 0 1 2 3; do CUDA_VISIBLE_DEVICES=$q run gpu1 $O /tmp/q$q.txt $OUT/gpu1-$T-q$q.csv & done
       wait ;;
     two|four)
       half=$1; shift

@@ -363,6 +363,36 @@ class Searcher {
   SearchReport setup;
 };
 
+/// The teams a fleet runs: SearchOptions::teams, else the backend's default, fewer where the automatic
+/// fixpoint would run the event-driven queue but the default teams' workspaces do not fit its budget
+/// (queue_fitted_teams). The workspace counts a pool's room whatever the learning, so that every caller
+/// (the searcher, a distributed search's split) gets the same number.
+template <class ExecSpace>
+int fleet_teams(const Program& program, const SearchOptions& options, const LaunchParams& lp) {
+  if (options.teams > 0) return options.teams;
+  const int teams = default_teams<ExecSpace>(lp);
+  // Teams of one thread (the host's backends) always run the queue; AC1 asked for needs no workspace.
+  if (lp.team_size * lp.vector_length == 1 || options.fixpoint_mode == FixpointMode::ac1) return teams;
+  const int n = program.num_vars();
+  const double bytes =
+      double(QueueWork::ints(program.num_propagators() + std::max(1, options.nogood_capacity), n)) * sizeof(std::int32_t);
+  if (double(teams) * bytes <= queue_work_budget_bytes || options.fixpoint_mode != FixpointMode::automatic)
+    return teams;
+  // The automatic choice's other reasons for AC1 (SliceSearcher): bitsets on CUDA, many reads per variable.
+  if constexpr (on_gpu<ExecSpace>()) {
+    if (!program.bits.empty()) return teams;
+    if (options.bitset_span > 0)
+      for (int x = 0; x < n; ++x) {
+        const std::int64_t span = std::int64_t(program.ub[std::size_t(x)]) - program.lb[std::size_t(x)] + 1;
+        if (span >= 3 && span <= options.bitset_span) return teams;
+      }
+  }
+  std::vector<std::int32_t> begin, props;
+  propagators_of_variables(program, begin, props);
+  if (n > 0 && double(props.size()) / n > auto_ac1_reads) return teams;
+  return queue_fitted_teams(teams, bytes);
+}
+
 template <class ExecSpace, bool Concurrent, bool Holes>
 class SliceSearcher final : public Searcher {
   using Memory = typename ExecSpace::memory_space;
@@ -381,7 +411,7 @@ class SliceSearcher final : public Searcher {
     report.space = ExecSpace::name();
     report.team_size = lp.team_size;
     report.vector_length = lp.vector_length;
-    report.teams = options.teams > 0 ? options.teams : default_teams<ExecSpace>(lp);
+    report.teams = fleet_teams<ExecSpace>(original, options, lp);
     rows_ = helper ? Rows{0, report.teams, false} : portfolio_rows(options, report.teams);
     const int rows = rows_.total();
     report.free_teams = rows_.free;
@@ -423,7 +453,8 @@ class SliceSearcher final : public Searcher {
     report.store_slots = store_slots(options, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
     report.snapshots = report.store_slots > 0;
     report.copy_distance = report.snapshots ? options.copy_distance : 0;
-    // The event-driven fixpoint's workspaces of all teams together stay within 2 GiB, else AC1.
+    // The event-driven fixpoint's workspaces of all teams together stay within queue_work_budget_bytes,
+    // else AC1 (fleet_teams has fitted the default teams where it could).
     // Learning: the pool's room, in the event-driven fixpoint's queue too (domains/nogoods.hpp).
     const int pool_capacity = options.learn != LearnMode::none ? std::max(1, options.nogood_capacity) : 0;
     const std::size_t work_ints = QueueWork::ints(program.num_propagators() + pool_capacity, n_);
@@ -440,7 +471,7 @@ class SliceSearcher final : public Searcher {
         (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
          (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
     report.queue_fixpoint =
-        queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= double(2u << 30);
+        queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
     // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
     // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).
     report.nogood_watches = pool_capacity > 0 && options.nogood_watches != 0;
@@ -1968,7 +1999,7 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // per complete row of all ranks (the largest fleet's rows times K: one process's share per row),
       // in 64 K chunks (powers of two; chunks of one subproblem where there are fewer).
       const int rank = peers->rank(), k = peers->size();
-      const int teams = o.teams > 0 ? o.teams : default_teams<ExecSpace>(lp);
+      const int teams = fleet_teams<ExecSpace>(program, o, lp);
       if (rank > 0 && o.rank_portfolio >= 0) fleet_share = o.rank_portfolio;
       const int own_rows = portfolio_rows(with_share(o, fleet_share), teams).complete;
       const std::int64_t rows = peers->all_max(own_rows);

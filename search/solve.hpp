@@ -11,6 +11,7 @@
 #include "search/peers.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -33,6 +34,20 @@ constexpr VarChoice default_free_var_choice = VarChoice::dom_wdeg;
 constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
+/// The event-driven fixpoint's workspaces (QueueWork, global memory) of all teams together stay within
+/// this many bytes, else AC1 (or fewer teams: queue_fitted_teams).
+constexpr double queue_work_budget_bytes = double(std::size_t(2) << 30);
+
+/// A fleet left to its backend's teams (SearchOptions::teams 0) that wants the event-driven fixpoint but
+/// whose `teams` workspaces of `work_bytes` each exceed queue_work_budget_bytes: as many teams as fit,
+/// where that is at least an eighth of them; else all of them (on AC1). On ma-path-finding (328k
+/// propagators, 239k variables: 6.8 MB a workspace) an H200's 1,056 teams on AC1 ran 15k nodes in 15 s at
+/// 14M propagations a node, 256 on the queue 29k at 0.7M, 132 20k (perf/NOTES.md entry 40).
+inline int queue_fitted_teams(int teams, double work_bytes) {
+  const double fit = std::floor(queue_work_budget_bytes / std::max(1.0, work_bytes));
+  if (fit >= teams) return teams;
+  return fit >= std::max(1.0, teams / 8.0) ? static_cast<int>(fit) : teams;
+}
 
 /// SearchOptions::host_teams: the backend's default.
 constexpr int host_teams_auto = -2;

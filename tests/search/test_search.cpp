@@ -243,6 +243,20 @@ TYPED_TEST(SearchOnBackend, AProbeThatFinishesIsTheAnswerAndOneThatRunsOutHandsO
   }
 }
 
+/// A fleet whose event-driven workspaces exceed their budget runs as many teams as fit, down to an
+/// eighth of its teams; below that all of them stay (on AC1), and teams that fit are left alone.
+TEST(QueueFittedTeams, FitsTheBudgetDownToAnEighthOfTheTeams) {
+  const double mib = double(1 << 20), budget_mib = queue_work_budget_bytes / mib;
+  EXPECT_EQ(queue_fitted_teams(1056, 1.0 * mib), 1056);
+  EXPECT_EQ(queue_fitted_teams(1056, budget_mib / 1056.5 * mib), 1056);  // just within the budget
+  // ma-path-finding on an H200 (exp86: 316 teams): 324,675 propagators and a pool of 1,024, 238,890 variables.
+  EXPECT_EQ(queue_fitted_teams(1056, 4.0 * (3 * (324675 + 1024) + 3 * 238890 + 8)), 316);
+  EXPECT_EQ(queue_fitted_teams(1056, budget_mib / 132.5 * mib), 132);   // an eighth: still fitted
+  EXPECT_EQ(queue_fitted_teams(1056, budget_mib / 131.5 * mib), 1056);  // fewer would fit: AC1 on all
+  EXPECT_EQ(queue_fitted_teams(1, 2 * queue_work_budget_bytes), 1);
+  EXPECT_EQ(queue_fitted_teams(4, queue_work_budget_bytes / 3.5), 3);
+}
+
 TYPED_TEST(SearchOnBackend, OneNodePerLaunchGivesTheSameAnswers) {
   SearchOptions o;
   o.max_solutions = 0;

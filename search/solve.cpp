@@ -363,34 +363,35 @@ class Searcher {
   SearchReport setup;
 };
 
-/// The teams a fleet runs: SearchOptions::teams, else the backend's default, fewer where the automatic
-/// fixpoint would run the event-driven queue but the default teams' workspaces do not fit its budget
-/// (queue_fitted_teams). The workspace counts a pool's room whatever the learning, so that every caller
-/// (the searcher, a distributed search's split) gets the same number.
+/// The teams a fleet runs: SearchOptions::teams, else the backend's default, fewer where the searcher
+/// would run the event-driven queue (queue_wanted, as SliceSearcher decides it) but the default teams'
+/// workspaces do not fit its budget (queue_fitted_teams). The workspace counts a pool's room whatever the
+/// learning, so that every caller (the searcher, a distributed search's split) gets the same number.
 template <class ExecSpace>
 int fleet_teams(const Program& program, const SearchOptions& options, const LaunchParams& lp) {
   if (options.teams > 0) return options.teams;
   const int teams = default_teams<ExecSpace>(lp);
-  // Teams of one thread (the host's backends) always run the queue; AC1 asked for needs no workspace.
-  if (lp.team_size * lp.vector_length == 1 || options.fixpoint_mode == FixpointMode::ac1) return teams;
   const int n = program.num_vars();
   const double bytes =
       double(QueueWork::ints(program.num_propagators() + std::max(1, options.nogood_capacity), n)) * sizeof(std::int32_t);
-  if (double(teams) * bytes <= queue_work_budget_bytes || options.fixpoint_mode != FixpointMode::automatic)
-    return teams;
-  // The automatic choice's other reasons for AC1 (SliceSearcher): bitsets on CUDA, many reads per variable.
+  if (double(teams) * bytes <= queue_work_budget_bytes) return teams;
+  // What SliceSearcher reads from the program it builds: bitsets (give_bitsets) on CUDA, reads a variable.
+  bool gpu_holes = false;
   if constexpr (on_gpu<ExecSpace>()) {
-    if (!program.bits.empty()) return teams;
-    if (options.bitset_span > 0)
-      for (int x = 0; x < n; ++x) {
-        const std::int64_t span = std::int64_t(program.ub[std::size_t(x)]) - program.lb[std::size_t(x)] + 1;
-        if (span >= 3 && span <= options.bitset_span) return teams;
-      }
+    gpu_holes = !program.bits.empty();
+    for (int x = 0; !gpu_holes && options.bitset_span > 0 && x < n; ++x) {
+      const std::int64_t span = std::int64_t(program.ub[std::size_t(x)]) - program.lb[std::size_t(x)] + 1;
+      gpu_holes = span >= 3 && span <= options.bitset_span;
+    }
   }
-  std::vector<std::int32_t> begin, props;
-  propagators_of_variables(program, begin, props);
-  if (n > 0 && double(props.size()) / n > auto_ac1_reads) return teams;
-  return queue_fitted_teams(teams, bytes);
+  const bool one_thread = lp.team_size * lp.vector_length == 1;
+  double reads = 0;
+  if (!one_thread && n > 0) {
+    std::vector<std::int32_t> begin, props;
+    propagators_of_variables(program, begin, props);
+    reads = double(props.size()) / n;
+  }
+  return queue_wanted(options.fixpoint_mode, gpu_holes, one_thread, reads) ? queue_fitted_teams(teams, bytes) : teams;
 }
 
 template <class ExecSpace, bool Concurrent, bool Holes>
@@ -466,12 +467,9 @@ class SliceSearcher final : public Searcher {
 #ifdef KOKKOS_ENABLE_CUDA
     gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
 #endif
-    const bool queue_wanted =
-        options.fixpoint_mode == FixpointMode::queue ||
-        (options.fixpoint_mode == FixpointMode::automatic && !gpu_holes &&
-         (lp.team_size * lp.vector_length == 1 || report.reads_per_variable <= auto_ac1_reads));
-    report.queue_fixpoint =
-        queue_wanted && double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
+    const bool one_thread = lp.team_size * lp.vector_length == 1;
+    report.queue_fixpoint = queue_wanted(options.fixpoint_mode, gpu_holes, one_thread, report.reads_per_variable) &&
+                            double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
     // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
     // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).
     report.nogood_watches = pool_capacity > 0 && options.nogood_watches != 0;

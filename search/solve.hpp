@@ -34,13 +34,21 @@ constexpr VarChoice default_free_var_choice = VarChoice::dom_wdeg;
 constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
+/// Whether a search runs the event-driven fixpoint (the queue), before its workspaces' budget: asked for,
+/// or FixpointMode::automatic's choice — not on CUDA with bitsets (`gpu_holes`: the queue ended incomplete
+/// there, perf/NOTES.md entry 16), and on teams of several threads only at auto_ac1_reads reads a
+/// variable or fewer.
+inline bool queue_wanted(FixpointMode mode, bool gpu_holes, bool one_thread_teams, double reads_per_variable) {
+  return mode == FixpointMode::queue ||
+         (mode == FixpointMode::automatic && !gpu_holes && (one_thread_teams || reads_per_variable <= auto_ac1_reads));
+}
 /// The event-driven fixpoint's workspaces (QueueWork, global memory) of all teams together stay within
 /// this many bytes, else AC1 (or fewer teams: queue_fitted_teams).
 constexpr double queue_work_budget_bytes = double(std::size_t(2) << 30);
 
-/// A fleet left to its backend's teams (SearchOptions::teams 0) that wants the event-driven fixpoint but
-/// whose `teams` workspaces of `work_bytes` each exceed queue_work_budget_bytes: as many teams as fit,
-/// where that is at least an eighth of them; else all of them (on AC1). On ma-path-finding (328k
+/// A fleet left to its backend's teams (SearchOptions::teams 0) that wants the event-driven fixpoint
+/// (queue_wanted) but whose `teams` workspaces of `work_bytes` each exceed queue_work_budget_bytes: as
+/// many teams as fit, where that is at least an eighth of them; else all of them (on AC1). On ma-path-finding (328k
 /// propagators, 239k variables: 6.8 MB a workspace) an H200's 1,056 teams on AC1 ran 15k nodes in 15 s at
 /// 14M propagations a node, 256 on the queue 29k at 0.7M, 132 20k (perf/NOTES.md entry 40).
 inline int queue_fitted_teams(int teams, double work_bytes) {

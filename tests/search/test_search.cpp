@@ -257,6 +257,18 @@ TEST(QueueFittedTeams, FitsTheBudgetDownToAnEighthOfTheTeams) {
   EXPECT_EQ(queue_fitted_teams(4, queue_work_budget_bytes / 3.5), 3);
 }
 
+/// The event-driven fixpoint when asked for; automatically, except on CUDA with bitsets, and on teams of
+/// several threads only up to auto_ac1_reads reads a variable; never when AC1 is asked for.
+TEST(QueueFittedTeams, TheQueueIsWantedWhereTheAutomaticChoiceTakesIt) {
+  using M = FixpointMode;
+  EXPECT_TRUE(queue_wanted(M::automatic, false, false, 3.9));  // ma-path-finding on a GPU
+  EXPECT_FALSE(queue_wanted(M::automatic, false, false, auto_ac1_reads + 1));
+  EXPECT_TRUE(queue_wanted(M::automatic, false, true, auto_ac1_reads + 1));  // one thread a team
+  EXPECT_FALSE(queue_wanted(M::automatic, true, false, 1));                  // bitsets on CUDA
+  EXPECT_TRUE(queue_wanted(M::queue, true, false, auto_ac1_reads + 1));
+  EXPECT_FALSE(queue_wanted(M::ac1, false, true, 1));
+}
+
 TYPED_TEST(SearchOnBackend, OneNodePerLaunchGivesTheSameAnswers) {
   SearchOptions o;
   o.max_solutions = 0;

@@ -300,8 +300,7 @@ struct ExplainingSearch::Impl {
   void wake_gone(int x, int w, DomainWord gone) {
     if (value_begin[std::size_t(x)] == value_begin[std::size_t(x) + 1]) return;
     for (; gone != 0; gone &= gone - 1) {
-      const std::int64_t v = prog.bits_base[std::size_t(x)] + std::int64_t(w) * 64 +
-                             __builtin_ctzll(static_cast<unsigned long long>(gone));
+      const std::int64_t v = prog.bits_base[std::size_t(x)] + std::int64_t(w) * domain_word_bits + lowest_bit(gone);
       wake_values(x, v, v);
     }
   }

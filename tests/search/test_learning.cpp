@@ -653,7 +653,7 @@ TEST(Explaining, PigeonholesWithImportsAndDeletions) {
 }
 
 /// Value rows (b <-> a x = c, b <-> a x != c: int_eq_reif, int_ne_reif) wake on x's side only when
-/// c / a leaves x's domain or becomes a bound of it (search/explain.cpp's wake_value). On random
+/// c / a leaves x's domain or becomes a bound of it (search/explain.cpp's wake_values). On random
 /// channelled models — 3 or 4 variables, a Boolean per value (b <-> x = v, x != v, or 2x = 2v), at most
 /// one variable per value through the Booleans, rows over x that are not value rows (3x = 3k + 1,
 /// two terms), with bitsets and without — every fixpoint the explaining search reaches is one that no

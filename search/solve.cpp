@@ -30,6 +30,16 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+/// KCP_TRACE set: a line on stderr when a search reaches `stage`, with the seconds since `start` and
+/// the wall clock (seconds within the minute), which lines up the traces of a distributed search's ranks.
+void trace_stage(int rank, const char* stage, Clock::time_point start) {
+  static const bool trace = std::getenv("KCP_TRACE") != nullptr;
+  if (!trace) return;
+  const double wall = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::fprintf(stderr, "kcp-trace-stage rank=%d t=%.4f wall=%.4f %s\n", rank, seconds_since(start), std::fmod(wall, 60.0),
+               stage);
+}
+
 /// A generous guess at the decisions a dive needs: a few per variable, more for wide domains
 /// (indomain_min may take one per value where decisions on other variables come between).
 std::int64_t expected_depth(const Program& p) {
@@ -1046,6 +1056,10 @@ class ExplainThread {
                                                     std::size_t(o.explain_variants)),
                   eo.order.end());
     objective_ = o.objective;
+    // The engine is built here, before the fleet's first launch. Built in the thread instead, beside
+    // the fleet's first slices, it made four GPUs' proof of diameterc-mst 0.25 s slower: the first
+    // slice of ranks 1-3 took 0.47 s (its build makes Kokkos host views and copies them from that
+    // thread; not taken apart, perf/NOTES.md entry 41).
     engine_ = std::make_unique<ExplainingSearch>(program, eo);
     thread_ = std::thread([this]() {
       // Out of memory (or any failure) in the thread ends the thread, not the process: the fleet
@@ -1082,8 +1096,10 @@ class ExplainThread {
     const std::lock_guard<std::mutex> lock(mutex_);
     for (const HostNogood& g : store.nogoods()) imports_.push_back(g.lits);
   }
+  /// Tells the thread to stop at its next check, without waiting for it.
+  void signal() { quit_ = 1; }
   void stop() {
-    quit_ = 1;
+    signal();
     if (thread_.joinable()) thread_.join();
   }
   /// After stop().
@@ -1154,13 +1170,19 @@ class ExplainCrew {
   void share(const NogoodStore& store) {
     for (auto& t : crew_) t->share(store);
   }
+  /// Tells every thread to stop, without waiting: they wind down together (joined one by one, each
+  /// told only as the one before it had ended, four threads took 20-40 ms on an H200's host).
+  void signal() {
+    for (auto& t : crew_) t->signal();
+  }
   /// Stops every thread (their figures stay for stop(report)).
   void halt() {
+    signal();
     for (auto& t : crew_) t->stop();
   }
   /// Stops every thread and adds their figures to `report`.
   void stop(SearchReport& report) {
-    for (auto& t : crew_) t->stop();
+    halt();
     report.explain_threads = size();
     for (auto& t : crew_) {
       const ExplainStats& e = t->stats();
@@ -1409,6 +1431,12 @@ class Distributed {
       }
     }
   }
+  /// Rank 0, once its search loop has ended: tells every other rank to stop (once).
+  void stop_others() {
+    if (!root() || stops_sent_) return;
+    stops_sent_ = true;
+    for (int r = 1; r < size_; ++r) peers_.send(r, {msg_stop});
+  }
   void send_proof(std::int64_t bound) {
     if (bound <= sent_proof_) return;
     sent_proof_ = bound;
@@ -1506,7 +1534,7 @@ class Distributed {
       while (!stop_received_) receive(in, 0.01);
       return;
     }
-    for (int r = 1; r < size_; ++r) peers_.send(r, {msg_stop});
+    stop_others();
     final_[0] = {msg_final, 0};
     final_[0].insert(final_[0].end(), own.begin(), own.end());
     for (;;) {
@@ -1633,7 +1661,7 @@ class Distributed {
   std::vector<std::int64_t> sent_to_ = std::vector<std::int64_t>(std::size_t(size_), 0);
   std::vector<std::int64_t> want_sent_ = std::vector<std::int64_t>(std::size_t(size_), 0);
   int next_hungry_ = 1;
-  bool stop_received_ = false;
+  bool stop_received_ = false, stops_sent_ = false;
 };
 
 /// A searcher on ExecSpace with the kernel the program and the shape need: one thread per store needs
@@ -1722,6 +1750,9 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
   // over 20 ms, how long each phase took (the receive, the pieces, the solutions, the bound, learning,
   // the rest).
   const bool trace = std::getenv("KCP_TRACE") != nullptr;
+  // The start and the end of the search, stage by stage.
+  const int trace_rank = dist != nullptr ? dist->rank() : 0;
+  trace_stage(trace_rank, "slices", start);
   int helper_slices = 0;
   double phase_at[7] = {};
   const auto phase = [&](int k) {
@@ -1936,9 +1967,17 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
   // Solutions found but not handed over (the solution limit, or the caller, stopped first) mean the
   // search is not complete, even when every team happens to be idle.
   if (unreported) report.complete = false;
+  trace_stage(trace_rank, "loop-end", start);
+  // The explaining threads and (rank 0) the other ranks wind down together: each rank joins its
+  // threads before it sends its figures, so told one after the other they added up to 50-80 ms at the
+  // end of a four-GPU proof of a second (perf/NOTES.md entry 41).
+  if (explain != nullptr) explain->signal();
+  if (dist != nullptr) dist->stop_others();
 
   fleet.add_totals(report);
+  trace_stage(trace_rank, "totals", start);
   if (explain != nullptr) explain->stop(report);
+  trace_stage(trace_rank, "explain-stopped", start);
   if (helper != nullptr) {
     SearchReport h;
     helper->add_totals(h);
@@ -1965,6 +2004,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
       deliver(late);
       stop = true;
     });
+    trace_stage(trace_rank, "concluded", start);
   }
   report.best = best_reported;
   if (report.complete && options.objective >= 0) report.objective_bound = best_reported;
@@ -2024,7 +2064,10 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0)))
       o.learn = LearnMode::none;
     if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;
+    const int trace_rank = distributed ? peers->rank() : 0;
+    trace_stage(trace_rank, "set-up", start);
     const std::unique_ptr<Searcher> fleet = make_searcher<ExecSpace>(program, with_share(o, fleet_share), lp, false);
+    trace_stage(trace_rank, "fleet", start);
     // The host's cores beside the fleet: free rows on the host space (one thread each).
     std::unique_ptr<Searcher> helper;
     using Host = Kokkos::DefaultHostExecutionSpace;
@@ -2044,8 +2087,10 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
       // ma-path-finding, whose GPU slices take a second). Beside a host fleet they take turns.
       if (beside_gpu) helper->aim(1.0);
     }
+    trace_stage(trace_rank, "helper", start);
     std::unique_ptr<ExplainCrew> explain;
     if (o.learn == LearnMode::explain) explain = std::make_unique<ExplainCrew>(program, o, explainers);
+    trace_stage(trace_rank, "explaining", start);
     return run_search(*fleet, helper.get(), explain.get(), dist.get(), program, o, cb, start);
   };
   const bool probe = options.probe_s > 0 && options.teams == 0 && options.subproblem_depth < 0 &&

@@ -370,7 +370,18 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
-  const double init_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto since_t0 = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  double init_s = since_t0();
+  // Under mpirun every rank waits here for the others (their processes, MPI and the GPU's context start
+  // unevenly: 25-55 ms apart on four H200s, perf/NOTES.md entry 41), so that each rank's search, and its
+  // clock (solveTime), starts with the others'; the wait counts in initTime. Whether the limit leaves
+  // time to search is decided alike on every rank (one rank searching alone would wait for the others
+  // forever).
+  bool no_time = o.time_limit_ms > 0 && init_s * 1000.0 >= o.time_limit_ms && !compiled.root_failed;
+  if (Peers* const peers = process_peers(); peers != nullptr && peers->size() > 1) {
+    no_time = peers->all_max(no_time ? 1 : 0) == 1;
+    init_s = since_t0();
+  }
   if (o.verbose)
     fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s)\n", compiled.program.num_vars(),
                compiled.program.num_rows(), init_s);
@@ -484,7 +495,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   };
   SignalScope signals;
   SearchReport rep;
-  if (o.time_limit_ms > 0 && init_s * 1000.0 >= o.time_limit_ms && !compiled.root_failed) {
+  if (no_time) {
     // Parsing and compiling took the whole limit: setting up a search (uploads, the root fixpoint)
     // would only run past it.
     if (o.verbose) fmt::print(err, "kcp: the time limit passed while parsing and compiling; no search\n");

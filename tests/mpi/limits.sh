@@ -30,6 +30,16 @@ check "-t 1000 ends within 2 s of the limit, mpirun's start included (took $elap
 check "-t 1000 reports UNKNOWN once" "[ \$(grep -c '^=====UNKNOWN=====$' <<<\"\$out\") = 1 ]"
 check "-t 1000 prints the statistics of 2 ranks" "grep -q '^%%%mzn-stat: ranks=2$' <<<\"\$out\""
 
+# Limits about as long as parsing and compiling: the ranks agree whether any time is left to search (a
+# rank that searched while the other did not would wait for it forever).
+for t in 1 2 3 5 8; do
+  start=$(now_ms)
+  out=$(timeout 30 mpirun -n 2 --oversubscribe --bind-to none -x OMP_NUM_THREADS=1 "$kcp" -t $t -s "$tmp/pigeons.fzn"); rc=$?
+  elapsed=$(( $(now_ms) - start ))
+  check "-t $t exits 0 within 3 s, mpirun's start included (rc $rc, took $elapsed ms)" "[ $rc = 0 ] && [ $elapsed -lt 3000 ]"
+  check "-t $t reports UNKNOWN once" "[ \$(grep -c '^=====UNKNOWN=====$' <<<\"\$out\") = 1 ]"
+done
+
 ranks2() { check "$1: the statistics of 2 ranks" "grep -q '^%%%mzn-stat: ranks=2$' <<<\"\$out\""; }
 for sig in INT TERM; do
   mpi -s "$tmp/assignment.fzn" > "$tmp/out.txt" 2>"$tmp/err.txt" & job=$!

@@ -30,11 +30,16 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// KCP_TRACE set: a line on stderr when a search reaches `stage`, with the seconds since `start` and
-/// the wall clock (seconds within the minute), which lines up the traces of a distributed search's ranks.
-void trace_stage(int rank, const char* stage, Clock::time_point start) {
+/// Whether KCP_TRACE is set: the driver's trace lines on stderr (run_search, trace_stage).
+bool tracing() {
   static const bool trace = std::getenv("KCP_TRACE") != nullptr;
-  if (!trace) return;
+  return trace;
+}
+
+/// Tracing: a line on stderr when a search reaches `stage`, with the seconds since `start` and the wall
+/// clock (seconds within the minute), which lines up the traces of a distributed search's ranks.
+void trace_stage(int rank, const char* stage, Clock::time_point start) {
+  if (!tracing()) return;
   const double wall = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   std::fprintf(stderr, "kcp-trace-stage rank=%d t=%.4f wall=%.4f %s\n", rank, seconds_since(start), std::fmod(wall, 60.0),
                stage);
@@ -1749,7 +1754,7 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
   // and its nodes (rank 0 in a probe, which runs without peers); and where a loop of the driver took
   // over 20 ms, how long each phase took (the receive, the pieces, the solutions, the bound, learning,
   // the rest).
-  const bool trace = std::getenv("KCP_TRACE") != nullptr;
+  const bool trace = tracing();
   // The start and the end of the search, stage by stage.
   const int trace_rank = dist != nullptr ? dist->rank() : 0;
   trace_stage(trace_rank, "slices", start);

@@ -30,8 +30,19 @@
 
 namespace kcp {
 
-/// Widths of candidate intervals counted per pass (a histogram of this many bytes per lane).
+/// Widths of candidate intervals counted per pass (a histogram of this many counters per lane): 64
+/// one-byte counters on a GPU (a lane's local memory), 1,024 two-byte ones on a host thread, whose
+/// stack holds them easily (one pass over the variables instead of n / 64: queens' all_different over
+/// 300 variables ran five passes per lane). Counters saturate: a count held at its maximum is an
+/// undercount, which can only miss a pruning or turn an overfull interval into a full one (a pruning
+/// of a node that fails anyway), never prune a value a solution takes.
+#ifdef __CUDA_ARCH__
 constexpr int hall_chunk = 64;
+using HallCount = unsigned char;
+#else
+constexpr int hall_chunk = 1024;
+using HallCount = std::uint16_t;
+#endif
 
 /// The Hall intervals that start at x_k's lower bound a: [a, a + w - 1] for w = 1..n (a wider one
 /// cannot be full), counted by one pass over the variables per hall_chunk widths (a histogram of the
@@ -42,8 +53,9 @@ KOKKOS_INLINE_FUNCTION int all_different_from(const G& g, int c, int n, int k, c
   const std::int64_t a = s.min(g.var(c, k));
   int st = prop_unchanged;
   for (int base = 0; base < n; base += hall_chunk) {
-    unsigned char at[hall_chunk];  // variables inside [a, a + w - 1] with their upper bound at a + w - 1
-    for (int w = 0; w < hall_chunk; ++w) at[w] = 0;
+    HallCount at[hall_chunk];  // variables inside [a, a + w - 1] with their upper bound at a + w - 1
+    const int chunk_end = n - base < hall_chunk ? n - base : hall_chunk;
+    for (int w = 0; w < chunk_end; ++w) at[w] = 0;
     int inside = 0;  // variables inside [a, a + base - 1]
     for (int j = 0; j < n; ++j) {
       const int y = g.var(c, j);
@@ -53,29 +65,32 @@ KOKKOS_INLINE_FUNCTION int all_different_from(const G& g, int c, int n, int k, c
       if (off < base) {
         ++inside;
       } else if (off < base + hall_chunk) {
-        ++at[off - base];
+        HallCount& count = at[off - base];
+        if (count != HallCount(~HallCount(0))) ++count;
       }
     }
-    const int end = base + hall_chunk < n ? base + hall_chunk : n;
-    std::uint64_t hall = 0;  // bit i: [a, a + base + i] is a Hall interval
+    const int end = base + chunk_end;
+    // at[i] becomes the widest Hall interval among [a, a + base + i'] for i' <= i, as i' + 1 (0: none).
+    int widest = 0;
     for (int w = base + 1; w <= end; ++w) {
       inside += at[w - 1 - base];
       if (inside > w) return st | prop_failed;
-      if (inside == w) hall |= std::uint64_t(1) << (w - 1 - base);
+      if (inside == w) widest = w - base;
+      at[w - 1 - base] = static_cast<HallCount>(widest);
     }
-    if (hall == 0) continue;
+    if (widest == 0) continue;
     // Each variable loses the widest Hall interval it is not inside (which holds the narrower ones
     // it is not inside either): one remove_range per variable, however many intervals are nested.
     for (int j = 0; j < n; ++j) {
       const int y = g.var(c, j);
-      std::uint64_t m = hall;
+      int lose = widest;
       if (s.min(y) >= a) {
         const std::int64_t rel = std::int64_t(s.max(y)) - a - base;  // inside [a, a + base + i] iff i >= rel
         if (rel <= 0) continue;
-        if (rel < hall_chunk) m &= (std::uint64_t(1) << rel) - 1;
+        if (rel < chunk_end) lose = at[rel - 1];
       }
-      if (m == 0) continue;
-      st |= s.remove_range(y, a, a + base + highest_bit(m));
+      if (lose == 0) continue;
+      st |= s.remove_range(y, a, a + base + lose - 1);
       if (st & prop_failed) return st;
     }
   }

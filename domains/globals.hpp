@@ -77,6 +77,9 @@ struct Cumulative {
   /// Native by default on host backends / on GPUs (else compiled as a decomposition unless --global
   /// NAME asks): set from measurements (perf/NOTES.md entry 17).
   static constexpr bool native_on_host = true, native_on_gpu = true;
+  /// Whether it can remove a value from inside its variables' domains (Program::give_bitsets gives
+  /// domains wider than one word a bitset only where something can): time-table moves bounds only.
+  static constexpr bool makes_holes = false;
   static constexpr const char* statistic = "cumulativePropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -91,6 +94,7 @@ struct AllDifferent {
   /// the dev set's all_different models with no worse objective; on an H100 the native one runs up
   /// to 6.4x more (perf/NOTES.md entry 17).
   static constexpr bool native_on_host = false, native_on_gpu = true;
+  static constexpr bool makes_holes = true;
   static constexpr const char* statistic = "allDifferentPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -103,6 +107,7 @@ struct AllDifferent {
 struct VarElement {
   static constexpr const char* name = "var_element";
   static constexpr bool native_on_host = true, native_on_gpu = true;
+  static constexpr bool makes_holes = true;  // the index's unsupported positions
   static constexpr const char* statistic = "varElementPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -116,6 +121,7 @@ struct Table {
   static constexpr const char* name = "table";
   static constexpr const char* statistic = "tablePropagators";
   static constexpr bool native_on_host = true, native_on_gpu = true;
+  static constexpr bool makes_holes = true;
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
     return propagate_table(lanes, g, c, s);

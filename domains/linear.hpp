@@ -123,12 +123,49 @@ KOKKOS_INLINE_FUNCTION int propagate_ne(const Lanes& lanes, const Rows& rows, in
   return s.remove(x, rest / a);  // at a bound, the bound moves; inside, a bitset loses it
 }
 
+/// Term i of a two-term row a x + a' y = c with unit coefficients: y keeps only the values v whose
+/// partner u = (c - a' v) / a is in x's domain, a word of y at a time (a window of x's domain, shifted
+/// where y = x + d, bit-reversed where y = e - x). Domain consistency for such a row (the aliases
+/// MiniZinc makes for q[i] + i); y must have a bitset.
+template <class Rows, class Store>
+KOKKOS_INLINE_FUNCTION int support_unit_pair(const Rows& rows, int b, int i, std::int64_t c, const Store& s) {
+  const int y = rows.var(b + i), x = rows.var(b + 1 - i);
+  const std::int64_t ay = rows.coef(b + i), ax = rows.coef(b + 1 - i);
+  if (s.min(y) > s.max(y)) return prop_failed;
+  // u = (c - ay v) / ax = ax c - ax ay v: u = v + d when ax ay = -1, u = e - v when ax ay = 1.
+  const bool reversed = ax * ay == 1;
+  const std::int64_t k = ax * c;
+  int st = prop_unchanged;
+  const int first = s.first_word(y), last = s.last_word(y);
+  for (int w = first; w <= last; ++w) {
+    const std::int64_t v0 = s.word_base(y, w);
+    DomainWord keep;
+    if (!reversed) {
+      keep = s.window(x, v0 + k);  // u = v + k
+    } else {
+      keep = reverse_bits(s.window(x, k - v0 - 63));  // u = k - v: bit j of y is bit 63 - j of the window
+    }
+    st |= s.keep_word(y, w, keep);
+    if (st & prop_failed) return st;
+  }
+  if (st & prop_changed) st |= s.normalise(y);
+  return st;
+}
+
 template <class Lanes, class Rows, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_eq(const Lanes& lanes, const Rows& rows, int b, int n, std::int64_t c,
                                         const Store& s) {
-  const int st = propagate_le(lanes, rows, b, n, c, 1, s);
+  int st = propagate_le(lanes, rows, b, n, c, 1, s);
   if (st & prop_failed) return st;
-  return st | propagate_le(lanes, rows, b, n, -c, -1, s);
+  st |= propagate_le(lanes, rows, b, n, -c, -1, s);
+  if constexpr (Store::holes) {
+    // Two unit terms whose variables both keep holes: the holes cross (row data and the layout only,
+    // so every lane takes the same branch).
+    if (!(st & prop_failed) && n == 2 && (rows.coef(b) == 1 || rows.coef(b) == -1) &&
+        (rows.coef(b + 1) == 1 || rows.coef(b + 1) == -1) && s.has_bits(rows.var(b)) && s.has_bits(rows.var(b + 1)))
+      st |= lanes.bit_or(2, [&](int i) { return support_unit_pair(rows, b, i, c, s); });
+  }
+  return st;
 }
 
 /// The row sum (k) c over the terms [b, b+n), or its negation. |c| < 2^62, so -c - 1 cannot wrap.

@@ -109,17 +109,76 @@ struct Program {
     bits_base[i] = lb[i];
     bits.resize(bits.size() + std::size_t(words), ~DomainWord(0));
   }
-  /// A bitset for every variable whose domain spans 3 to max_span values (fewer cannot have a hole
-  /// inside) and has none yet. Returns how many variables have one now.
-  int give_bitsets(std::int64_t max_span) {
-    fit_layout();
-    int with = 0;
-    for (int x = 0; x < num_vars(); ++x) {
-      const std::int64_t span = std::int64_t(ub[std::size_t(x)]) - lb[std::size_t(x)] + 1;
-      if (!has_bits(x) && span >= 3 && span <= max_span) give_bits(x);
-      with += has_bits(x) ? 1 : 0;
+  /// Per variable, whether some propagator can remove a value from inside its domain: a != row (or
+  /// a reified = row, whose negation is one), a two-term row with unit coefficients (it carries
+  /// holes across), a ternary propagator other than add, min, max and le_reif (x != 0 of mul and div,
+  /// |y| outside an interval, eq_reif's y != z), element's index, and a global family that
+  /// makes_holes. Bounds-only propagation (<= rows, longer = rows, cumulative) never makes one.
+  std::vector<char> hole_prone() const {
+    std::vector<char> prone(std::size_t(num_vars()), 0);
+    for (int r = 0; r < num_rows(); ++r) {
+      const int b = row_begin[std::size_t(r)], e = row_begin[std::size_t(r) + 1];
+      const auto k = static_cast<LinearKind>(kind[std::size_t(r)]);
+      const bool unit_pair = k == LinearKind::eq && e - b == 2 && (coef[std::size_t(b)] == 1 || coef[std::size_t(b)] == -1) &&
+                             (coef[std::size_t(b) + 1] == 1 || coef[std::size_t(b) + 1] == -1);
+      // A reified = (its negation is a !=) can; a reified <= cannot (its negation is a <= again).
+      if (k == LinearKind::ne || (k == LinearKind::eq && reif_var[std::size_t(r)] >= 0) || unit_pair)
+        for (int i = b; i < e; ++i) prone[std::size_t(var[std::size_t(i)])] = 1;
     }
-    return with;
+    for (const Ternary& t : ternary)
+      if (t.op != TernaryOp::add && t.op != TernaryOp::min && t.op != TernaryOp::max && t.op != TernaryOp::le_reif)
+        prone[std::size_t(t.x)] = prone[std::size_t(t.y)] = prone[std::size_t(t.z)] = 1;
+    for (const std::int32_t i : elem_index) prone[std::size_t(i)] = 1;
+    for_each_global_family([&](auto family, int f) {
+      static_cast<void>(f);  // unread where the family makes no hole
+      if constexpr (decltype(family)::makes_holes)
+        for (const std::int32_t x : global[std::size_t(f)].vars) prone[std::size_t(x)] = 1;
+    });
+    return prone;
+  }
+
+  /// The variables give_bitsets would give a bitset, before its budget, narrowest first: those
+  /// without one whose domain spans 3 to max_span values (fewer cannot have a hole inside), a
+  /// one-word domain (64 values) always, a wider one only where hole_prone() or `wanted` (the search's
+  /// x = v | x != v decisions) says a hole can arise (scheduling's wide start times keep bounds only
+  /// and cost nothing more).
+  std::vector<int> bitset_candidates(std::int64_t max_span, const std::vector<char>& wanted = {}) const {
+    const std::vector<char> prone = max_span > domain_word_bits ? hole_prone() : std::vector<char>();
+    std::vector<std::pair<std::int64_t, int>> chosen;  // (span, variable)
+    for (int x = 0; x < num_vars(); ++x) {
+      const auto i = std::size_t(x);
+      const std::int64_t span = std::int64_t(ub[i]) - lb[i] + 1;
+      if (has_bits(x) || span < 3 || span > max_span) continue;
+      if (span > domain_word_bits && !prone[i] && !(i < wanted.size() && wanted[i])) continue;
+      chosen.emplace_back(span, x);
+    }
+    std::stable_sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<int> out;
+    for (const auto& c : chosen) out.push_back(c.second);
+    return out;
+  }
+
+  /// A bitset for each of bitset_candidates(max_span, wanted), narrowest first, while all bitsets
+  /// together stay within max_words words (the others stay bounds-only: num_bounds_only_vars).
+  /// Returns how many variables have one now.
+  int give_bitsets(std::int64_t max_span, std::int64_t max_words = default_bitset_words,
+                   const std::vector<char>& wanted = {}) {
+    fit_layout();
+    for (const int x : bitset_candidates(max_span, wanted)) {
+      const std::int64_t span = std::int64_t(ub[std::size_t(x)]) - lb[std::size_t(x)] + 1;
+      if (std::int64_t(bits.size()) + (span - 1) / domain_word_bits + 1 > max_words) break;
+      give_bits(x);
+    }
+    return num_bitset_vars();
+  }
+  /// Variables left bounds-only where a hole could arise (hole_prone, a span of 3 or more): beyond
+  /// the span, or beyond the words' budget.
+  int num_bounds_only_vars() const {
+    const std::vector<char> prone = hole_prone();
+    int n = 0;
+    for (int x = 0; x < num_vars(); ++x)
+      n += !has_bits(x) && prone[std::size_t(x)] && std::int64_t(ub[std::size_t(x)]) - lb[std::size_t(x)] + 1 >= 3 ? 1 : 0;
+    return n;
   }
   int num_bitset_vars() const {
     int with = 0;

@@ -34,8 +34,13 @@ enum PropStatus : int { prop_unchanged = 0, prop_changed = 1, prop_failed = 2 };
 using DomainWord = unsigned long long;
 constexpr int domain_word_bits = 64;
 /// Variables whose root domain spans at most this many values get a bitset by default (compile's
-/// CompileOptions and search's SearchOptions::bitset_span; perf/NOTES.md, entry 12).
-constexpr std::int64_t default_bitset_span = 64;
+/// CompileOptions and search's SearchOptions::bitset_span; perf/NOTES.md, entries 12 and 42): 64 words
+/// a variable at most. Was 64 values, which left 150-queens bounds-only.
+constexpr std::int64_t default_bitset_span = 4096;
+/// The words of all bitsets of a store together, at most (Program::give_bitsets: the narrowest domains
+/// first; the others stay bounds-only and are counted by the statistic boundsOnlyVariables): 256 KiB
+/// a store, beside its 8 bytes of bounds a variable.
+constexpr std::int64_t default_bitset_words = std::int64_t(1) << 15;
 
 /// Bit tricks usable in device code.
 KOKKOS_INLINE_FUNCTION int popcount64(DomainWord w) {
@@ -59,6 +64,17 @@ KOKKOS_INLINE_FUNCTION int highest_bit(DomainWord w) {
   return 63 - __clzll(static_cast<long long>(w));
 #else
   return 63 - __builtin_clzll(w);
+#endif
+}
+/// The word with its bits in reverse order (bit k to bit 63 - k).
+KOKKOS_INLINE_FUNCTION DomainWord reverse_bits(DomainWord w) {
+#ifdef __CUDA_ARCH__
+  return __brevll(w);
+#else
+  w = ((w >> 1) & 0x5555555555555555ULL) | ((w & 0x5555555555555555ULL) << 1);
+  w = ((w >> 2) & 0x3333333333333333ULL) | ((w & 0x3333333333333333ULL) << 2);
+  w = ((w >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((w & 0x0f0f0f0f0f0f0f0fULL) << 4);
+  return __builtin_bswap64(w);
 #endif
 }
 /// Bits k.. of a word set (k in [0, 63]) and bits ..k set.
@@ -318,6 +334,48 @@ struct StoreRef {
     touch(x);
     return st | prop_changed | normalise(x);
   }
+
+  /// The 64 values v0 .. v0 + 63 as a word: bit k set when v0 + k is in x's domain (bounds-only
+  /// variables: every value within the bounds).
+  KOKKOS_INLINE_FUNCTION DomainWord window(int x, std::int64_t v0) const {
+    const std::int64_t l = lb[x], u = ub[x];
+    if (l > u || v0 > u || v0 + 63 < l) return 0;
+    DomainWord m = ~DomainWord(0);
+    if (l > v0) m &= bits_from(static_cast<int>(l - v0));
+    if (u < v0 + 63) m &= bits_upto(static_cast<int>(u - v0));
+    if (!has_bits(x)) return m;
+    // Within the bounds, so the words read below are x's own.
+    const std::int64_t off = v0 - bits_base[x];
+    const std::int64_t w0 = off >= 0 ? off >> 6 : -((-off + 63) >> 6);
+    const int sh = static_cast<int>(off - w0 * 64);
+    const std::int64_t first = (l - bits_base[x]) >> 6, last = (u - bits_base[x]) >> 6;
+    const DomainWord lo_word = (w0 >= first && w0 <= last) ? word(x, static_cast<int>(w0)) : 0;
+    const DomainWord hi_word = (w0 + 1 >= first && w0 + 1 <= last) ? word(x, static_cast<int>(w0 + 1)) : 0;
+    const DomainWord got = sh == 0 ? lo_word : (lo_word >> sh) | (hi_word << (64 - sh));
+    return got & m;
+  }
+
+  /// x's bitset word w keeps only the bits of `keep` (x has a bitset; w within its bounds' words):
+  /// prop_changed when a value within the bounds went. The caller normalises x afterwards.
+  KOKKOS_INLINE_FUNCTION int keep_word(int x, int w, DomainWord keep) const {
+    const std::int64_t l = lb[x], u = ub[x];
+    if (l > u) return prop_failed;
+    const DomainWord live = masked_word(x, w, l, u);
+    if ((live & ~keep) == 0) return prop_unchanged;
+    DomainWord* p = &bits[bits_at[x] + w];
+    if constexpr (Concurrent) {
+      Kokkos::atomic_fetch_and(p, keep | ~live);
+    } else {
+      *p = *p & (keep | ~live);
+    }
+    touch(x);
+    return prop_changed;
+  }
+
+  /// The words of x's bitset that its bounds reach: [first, last] (x has a bitset, lb <= ub).
+  KOKKOS_INLINE_FUNCTION int first_word(int x) const { return static_cast<int>((std::int64_t(lb[x]) - bits_base[x]) >> 6); }
+  KOKKOS_INLINE_FUNCTION int last_word(int x) const { return static_cast<int>((std::int64_t(ub[x]) - bits_base[x]) >> 6); }
+  KOKKOS_INLINE_FUNCTION std::int64_t word_base(int x, int w) const { return bits_base[x] + std::int64_t(w) * domain_word_bits; }
 
   /// Moves bounds that sit on removed values (left there by racing threads) onto values of the
   /// domain: prop_changed when one moved, prop_failed when the domain is empty.

@@ -9,7 +9,8 @@
 // (-a prints each once) and the subproblem bit paths of the parallel search name disjoint subtrees:
 // - a split at v: left x in [lo, v], right x in [v + 1, hi]; reversed: the other way round.
 //   indomain_min is x = lo | x > lo (the same as x = lo | x != lo); indomain_max x = hi | x < hi;
-//   split and reverse_split halve [lo, hi]; outdomain_min is x > lo | x = lo, outdomain_max
+//   split and reverse_split halve [lo, hi] at (lo + hi) div 2 (truncated, as MiniZinc's div; lo when
+//   hi = lo + 1); outdomain_min is x > lo | x = lo, outdomain_max
 //   x < hi | x = hi.
 // - a value decision: left x = v, right x != v (MiniZinc's definition of indomain_median and
 //   indomain_random; outdomain_median / outdomain_random reversed). The median is the value of rank
@@ -155,7 +156,9 @@ KOKKOS_INLINE_FUNCTION Branch branch_on(const Store& s, int x, ValueChoice vc, s
   b.var = x;
   b.lo = s.min(x);
   b.hi = s.max(x);
-  const std::int64_t mid = b.lo + (std::int64_t(b.hi) - b.lo) / 2;  // lo <= mid < hi
+  // MiniZinc's (lb + ub) div 2, which truncates towards zero, and lb for two values (Gecode's
+  // INT_VAL_SPLIT_MIN exactly): lo <= mid < hi.
+  const std::int64_t mid = std::int64_t(b.hi) - b.lo == 1 ? std::int64_t(b.lo) : (std::int64_t(b.lo) + b.hi) / 2;
   const bool out = vc == ValueChoice::out_median || vc == ValueChoice::out_random;
   switch (vc) {
     case ValueChoice::min: b.v = b.lo; break;

@@ -110,13 +110,28 @@ SearchPhases<MemorySpace> upload_phases(const Program& p, std::vector<SearchPhas
   return d;
 }
 
+/// The variables the search's value choices branch on by x = v | x != v (median, random and their
+/// outdomain forms): they want a bitset whatever their width (Program::give_bitsets).
+std::vector<char> value_decision_vars(const Program& p, const SearchOptions& o) {
+  std::vector<char> wanted(std::size_t(p.num_vars()), 0);
+  for (const SearchPhase& ph : o.phases)
+    if (ph.value_choice == ValueChoice::median || ph.value_choice == ValueChoice::random ||
+        ph.value_choice == ValueChoice::out_median || ph.value_choice == ValueChoice::out_random)
+      for (const int x : ph.vars) wanted[std::size_t(x)] = 1;
+  return wanted;
+}
+
+/// The bitsets the search gives a program (SearchOptions::bitset_span, default_bitset_words): the one
+/// place the searchers and the explaining search build their layout from.
+void give_search_bitsets(Program& p, const SearchOptions& o) {
+  if (o.bitset_span > 0) p.give_bitsets(o.bitset_span, default_bitset_words, value_decision_vars(p, o));
+}
+
 /// Whether the program the search runs has bitsets: the original's, or the ones bitset_span gives.
 bool has_bitsets(const Program& p, const SearchOptions& o) {
-  for (int x = 0; x < p.num_vars(); ++x) {
-    const std::int64_t span = std::int64_t(p.ub[std::size_t(x)]) - p.lb[std::size_t(x)] + 1;
-    if (p.has_bits(x) || (span >= 3 && span <= o.bitset_span)) return true;
-  }
-  return false;
+  for (int x = 0; x < p.num_vars(); ++x)
+    if (p.has_bits(x)) return true;
+  return o.bitset_span > 0 && !p.bitset_candidates(o.bitset_span, value_decision_vars(p, o)).empty();
 }
 
 /// The rows of the search state (search/modes.hpp): rows 0 .. complete - 1 search the subproblems,
@@ -392,13 +407,7 @@ int fleet_teams(const Program& program, const SearchOptions& options, const Laun
   if (double(teams) * bytes <= queue_work_budget_bytes) return teams;
   // What SliceSearcher reads from the program it builds: bitsets (give_bitsets) on CUDA, reads a variable.
   bool gpu_holes = false;
-  if constexpr (on_gpu<ExecSpace>()) {
-    gpu_holes = !program.bits.empty();
-    for (int x = 0; !gpu_holes && options.bitset_span > 0 && x < n; ++x) {
-      const std::int64_t span = std::int64_t(program.ub[std::size_t(x)]) - program.lb[std::size_t(x)] + 1;
-      gpu_holes = span >= 3 && span <= options.bitset_span;
-    }
-  }
+  if constexpr (on_gpu<ExecSpace>()) gpu_holes = has_bitsets(program, options);
   const bool one_thread = lp.team_size * lp.vector_length == 1;
   double reads = 0;
   if (!one_thread && n > 0) {
@@ -448,8 +457,9 @@ class SliceSearcher final : public Searcher {
     // Memory (shared on a CPU).
     Program program = original;
     if (options.sort_propagators) sort_ternary_by_op(program);
-    if (options.bitset_span > 0) program.give_bitsets(options.bitset_span);
+    give_search_bitsets(program, options);
     report.bitset_vars = program.num_bitset_vars();
+    report.bounds_only_vars = program.num_bounds_only_vars();
     DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
     const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations);
     n_ = program.num_vars();
@@ -1045,7 +1055,7 @@ class ExplainThread {
  public:
   ExplainThread(const Program& original, const SearchOptions& o) {
     Program program = original;
-    if (o.bitset_span > 0) program.give_bitsets(o.bitset_span);
+    give_search_bitsets(program, o);
     ExplainOptions eo;
     eo.objective = o.objective;
     eo.all_solutions = o.objective < 0 && o.max_solutions != 1;
@@ -2107,13 +2117,17 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   // team (rcpsp_J30_44_9: 2-4 ms against 10 ms on an H200, 43_6: 10 against 41 ms), without launches or
   // the GPU's set-up (perf/NOTES.md entry 40).
   const auto start = Clock::now();
-  const bool limit_within_probe = options.time_limit_s > 0 && options.time_limit_s <= options.probe_s;
+  double probe_s = options.probe_s;
+  if (beside_gpu && options.objective < 0 && options.max_solutions == 1)
+    probe_s = std::max(probe_s, options.time_limit_s > 0 ? std::min(options.satisfaction_probe_s, 0.1 * options.time_limit_s)
+                                                          : options.satisfaction_probe_s);
+  const bool limit_within_probe = options.time_limit_s > 0 && options.time_limit_s <= probe_s;
   SearchOptions p = options;
   p.teams = 1;
   p.subproblem_depth = 0;
   p.portfolio = 0;  // the probe is one complete search
   if (p.learn == LearnMode::explain) p.learn = LearnMode::restart;  // the explaining thread starts with the fleet
-  p.time_limit_s = limit_within_probe ? options.time_limit_s : options.probe_s;
+  p.time_limit_s = limit_within_probe ? options.time_limit_s : probe_s;
   std::vector<std::vector<std::int32_t>> held;
   const SolutionCallback hold = [&](const std::vector<std::int32_t>& store) {
     held.push_back(store);
@@ -2148,14 +2162,14 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   }
   // The fleet, from the root, in what is left of the time limit; the probe's work counts in the totals.
   SearchOptions f = options;
-  const double probe_s = seconds_since(start);
-  if (options.time_limit_s > 0) f.time_limit_s = std::max(1e-3, options.time_limit_s - probe_s);
+  const double probe_took = seconds_since(start);
+  if (options.time_limit_s > 0) f.time_limit_s = std::max(1e-3, options.time_limit_s - probe_took);
   SearchReport r = run(f, on_solution, peers != nullptr);
   add_work(r, pr);
   r.launches += pr.launches;
   r.setup_time_s += pr.setup_time_s;
-  r.solve_time_s += probe_s;
-  r.probe_s = probe_s;
+  r.solve_time_s += probe_took;
+  r.probe_s = probe_took;
   return r;
 }
 

@@ -111,6 +111,11 @@ struct SearchOptions {
   /// it runs on one host thread. 0: no probe. 20 ms: every development instance a one-thread probe
   /// finishes takes at most 13 ms on this VM, none 13-200 ms (perf/NOTES.md entry 40).
   double probe_s = 0.02;
+  /// Beside a GPU, for satisfaction's first solution (max_solutions 1), the probe runs up to this long
+  /// instead (at most a tenth of the time limit): the sequential search finds 150- to 300-queens in a
+  /// few hundred nodes on one host core, where a GPU team took 25 ms a node on their AC1 fixpoint and
+  /// the fleet 4 s or more (perf/NOTES.md entry 42).
+  double satisfaction_probe_s = 1.5;
   /// The portfolio when optimising (search/modes.hpp): the share of the teams on free runs (restarts,
   /// then LNS), the rest on the complete subproblem search, which alone proves optimality. One team
   /// (Serial) alternates launches between a complete row and a free one. 0: complete search only;
@@ -287,6 +292,7 @@ struct SearchReport {
   /// Minimisation: a lower bound on the objective (the root fixpoint's; the best when complete).
   std::int64_t objective_bound = INT64_MIN;
   int bitset_vars = 0;     ///< store variables with a bitset
+  int bounds_only_vars = 0;  ///< store variables of 3 or more values left without one (span or budget)
   std::int64_t domain_bytes = 0;  ///< one team's store: bounds and bitset words
   bool snapshots = false;  ///< whether backtracking restored copies of stores (SearchOptions::snapshots)
   int copy_distance = 0;   ///< levels between copies (0: the subproblem's root only)

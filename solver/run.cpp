@@ -266,8 +266,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--bitset-span", o.bitset_span,
                  "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
-                 "holes); wider ones keep bounds only. 0: bounds only for all (default " +
-                     std::to_string(default_bitset_span) + "; on a GPU 0 unless the search annotations ask for "
+                 "holes), the narrowest first while all of them fit in " + std::to_string(default_bitset_words) +
+                     " 64-bit words; the others keep bounds only (statistic boundsOnlyVariables). 0: bounds only for "
+                     "all (default " + std::to_string(default_bitset_span) + "; on a GPU 0 unless the search annotations ask for "
                      "indomain_median/random, see perf/NOTES.md entry 16)")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
@@ -561,6 +562,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     stat(out, "ompWaitPolicy", "\"" + std::string(policy ? policy : "default") + "\"");
 #endif
     stat(out, "bitsetVariables", std::to_string(rep.bitset_vars));
+    stat(out, "boundsOnlyVariables", std::to_string(rep.bounds_only_vars));
     stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
     stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
     stat(out, "scratchLevel", std::to_string(rep.scratch_level));

@@ -3,7 +3,7 @@
 builtin, solved by kcp and by fzn-gecode; the solution sets (satisfaction, -a) or the optima
 (optimisation) must agree, and kcp's --check must accept every solution it prints.
 
-usage: diff.py --kcp BIN [--models N] [--seed S] [--holes | --globals] [--gecode fzn-gecode] [--keep DIR] [--log CSV]
+usage: diff.py --kcp BIN [--models N] [--seed S] [--holes | --wide | --globals] [--gecode fzn-gecode] [--keep DIR] [--log CSV]
                [-- kcp args]
        diff.py --emit DIR [--models N] [--seed S] [--holes | --globals] (models + Gecode's outputs, for a machine
                without Gecode)
@@ -285,6 +285,45 @@ class HoleModel(Model):
             bools = f'bool_search([{",".join(self.bools)}], input_order, {r.choice(["indomain_min", "indomain_max"])}, complete)'
             search = f'seq_search([{", ".join(r.sample([search, bools], 2))}])'
         return ':: ' + search + ' '
+
+
+class WideModel(HoleModel):
+    """--wide: HoleModel's constraints over domains of several bitset words (issue 51): most variables
+    take a few values spread over 65 to 2,000 (a multi-word bitset in the store), and two-term rows with
+    unit coefficients tie them (x - y = d, x + y = e: the aliases MiniZinc makes, whose holes kcp carries
+    across) beside the != and bound constraints."""
+
+    def __init__(self, rng, builtins):
+        super().__init__(rng, builtins)
+        r = self.rng
+        # Redraw the domains wide, keeping the variables' names and the product of the sizes.
+        product, lines = 1, []
+        for x in self.ints:
+            lo, span = r.randint(-1000, 1000), r.choice([65, 100, 129, 300, 700, 2000])
+            vals = sorted(r.sample(range(lo, lo + span), r.randint(2, 8)))
+            if r.random() < 0.3:  # and now and then a whole interval: bounds at first, holes from search
+                vals = list(range(lo, lo + r.randint(2, 6))) + [lo + span - 1]
+            while len(vals) > 1 and product * len(vals) > self.MAX_PRODUCT:
+                vals.pop(r.randrange(len(vals)))
+            product *= len(vals)
+            self.dom[x] = vals
+            lines.append(f'var {{{",".join(map(str, vals))}}}: {x} :: output_var;')
+        self.lines = lines + [l for l in self.lines if l.startswith('var bool')]
+        makers = [self.ne_chain] * 2 + [self.ne_const] * 2 + [self.lin_ne] * 2 + [self.unit_pair] * 4 + \
+            [self.set_in] + [self.bounds]
+        self.constraints = []
+        for _ in range(r.randint(2, 6)):
+            self.constraints += r.choice(makers)()
+        self.ann = self.annotation()
+
+    def unit_pair(self):
+        r = self.rng
+        if len(self.ints) < 2:
+            return []
+        x, y = r.sample(self.ints, 2)
+        b = r.choice([1, -1])
+        c = r.choice(self.dom[x]) + b * r.choice(self.dom[y])  # reached by values of the domains
+        return [f'constraint int_lin_eq([1,{b}],[{x},{y}],{c});']
 
 
 class GlobalModel(HoleModel):
@@ -662,6 +701,8 @@ def main():
     ap.add_argument('--only', nargs='*', default=[], help='builtins to draw from (default: all)')
     ap.add_argument('--holes', action='store_true', help='models with holes in their domains, heavy in !=, half '
                     'of them annotated (HoleModel; --only then limits its occasional general builtin)')
+    ap.add_argument('--wide', action='store_true', help='HoleModel over domains of several bitset words, with '
+                    'two-term unit rows tying them (WideModel)')
     ap.add_argument('--globals', action='store_true', help='models with kcp\'s global constraints '
                     '(kcp_all_different_int, kcp_cumulative, kcp_table_int, kcp_table_bool), Gecode given them '
                     'decomposed (GlobalModel)')
@@ -683,9 +724,9 @@ def main():
     extra = [a for a in args.extra if a != '--']
     if not args.emit and not args.kcp:
         ap.error('--kcp is required unless --emit')
-    if args.holes and args.globals:
-        ap.error('--holes and --globals are two generators: pick one')
-    generator = 'holes' if args.holes else 'globals' if args.globals else 'mixed'
+    if args.holes + args.globals + args.wide > 1:
+        ap.error('--holes, --wide and --globals are three generators: pick one')
+    generator = 'holes' if args.holes else 'wide' if args.wide else 'globals' if args.globals else 'mixed'
     if args.replay and os.path.exists(os.path.join(args.replay, 'generator.txt')):
         generator = open(os.path.join(args.replay, 'generator.txt')).read().strip()
     log_fields = ['date', 'seed', 'models', 'failed', 'gecode_wrong', 'seconds', 'kcp_args', 'generator']
@@ -745,7 +786,7 @@ def main():
                 index.writerow(['model', 'optimise', 'gecode_rc'])
             for k in range(args.models):
                 optimise = rng.random() < (0.5 if args.globals else 0.3)  # --globals: half, the others 30%
-                model = (GlobalModel if args.globals else HoleModel if args.holes else Model)(rng, builtins)
+                model = (GlobalModel if args.globals else HoleModel if args.holes else WideModel if args.wide else Model)(rng, builtins)
                 text = model.text(optimise)
                 path = os.path.join(args.emit or tmp, f'm{k}.fzn')
                 open(path, 'w').write(text)

@@ -55,7 +55,7 @@ struct Reference {
     }
     if (x < 0) return node.lb;  // every variable fixed
     const std::vector<std::int64_t> values = node.values(x);
-    const std::int64_t lo = values.front(), hi = values.back(), mid = lo + (hi - lo) / 2;
+    const std::int64_t lo = values.front(), hi = values.back(), mid = hi - lo == 1 ? lo : (lo + hi) / 2;  // MiniZinc's div
     // Each choice as (left, right) restrictions: an interval [a, b] or, for x != v, a removed value.
     auto interval = [&](std::int64_t a, std::int64_t b) {
       Program q = node;

@@ -123,6 +123,13 @@ KOKKOS_INLINE_FUNCTION int propagate_ne(const Lanes& lanes, const Rows& rows, in
   return s.remove(x, rest / a);  // at a bound, the bound moves; inside, a bitset loses it
 }
 
+/// Whether a two-term row of kind k with coefficients a, a' is a x + a' y = c with a, a' in {1, -1}:
+/// support_unit_pair makes it domain consistent (and Program::hole_prone counts its variables as ones
+/// a hole can reach).
+KOKKOS_INLINE_FUNCTION bool is_unit_pair(LinearKind k, std::int64_t a, std::int64_t a2) {
+  return k == LinearKind::eq && (a == 1 || a == -1) && (a2 == 1 || a2 == -1);
+}
+
 /// Term i of a two-term row a x + a' y = c with unit coefficients: y keeps only the values v whose
 /// partner u = (c - a' v) / a is in x's domain, a word of y at a time (a window of x's domain, shifted
 /// where y = x + d, bit-reversed where y = e - x). Domain consistency for such a row (the aliases
@@ -161,8 +168,8 @@ KOKKOS_INLINE_FUNCTION int propagate_eq(const Lanes& lanes, const Rows& rows, in
   if constexpr (Store::holes) {
     // Two unit terms whose variables both keep holes: the holes cross (row data and the layout only,
     // so every lane takes the same branch).
-    if (!(st & prop_failed) && n == 2 && (rows.coef(b) == 1 || rows.coef(b) == -1) &&
-        (rows.coef(b + 1) == 1 || rows.coef(b + 1) == -1) && s.has_bits(rows.var(b)) && s.has_bits(rows.var(b + 1)))
+    if (!(st & prop_failed) && n == 2 && is_unit_pair(LinearKind::eq, rows.coef(b), rows.coef(b + 1)) &&
+        s.has_bits(rows.var(b)) && s.has_bits(rows.var(b + 1)))
       st |= lanes.bit_or(2, [&](int i) { return support_unit_pair(rows, b, i, c, s); });
   }
   return st;

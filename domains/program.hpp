@@ -119,8 +119,7 @@ struct Program {
     for (int r = 0; r < num_rows(); ++r) {
       const int b = row_begin[std::size_t(r)], e = row_begin[std::size_t(r) + 1];
       const auto k = static_cast<LinearKind>(kind[std::size_t(r)]);
-      const bool unit_pair = k == LinearKind::eq && e - b == 2 && (coef[std::size_t(b)] == 1 || coef[std::size_t(b)] == -1) &&
-                             (coef[std::size_t(b) + 1] == 1 || coef[std::size_t(b) + 1] == -1);
+      const bool unit_pair = e - b == 2 && detail::is_unit_pair(k, coef[std::size_t(b)], coef[std::size_t(b) + 1]);
       // A reified = (its negation is a !=) can; a reified <= cannot (its negation is a <= again).
       if (k == LinearKind::ne || (k == LinearKind::eq && reif_var[std::size_t(r)] >= 0) || unit_pair)
         for (int i = b; i < e; ++i) prone[std::size_t(var[std::size_t(i)])] = 1;

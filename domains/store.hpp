@@ -393,7 +393,7 @@ struct StoreRef {
   KOKKOS_INLINE_FUNCTION DomainWord word(int x, int w) const { return bits[bits_at[x] + w]; }
   /// Word w of x's bitset with the bits outside [l, u] cleared.
   KOKKOS_INLINE_FUNCTION DomainWord masked_word(int x, int w, std::int64_t l, std::int64_t u) const {
-    const std::int64_t base = bits_base[x] + std::int64_t(w) * domain_word_bits;
+    const std::int64_t base = word_base(x, w);
     DomainWord m = word(x, w);
     if (l > base) m &= bits_from(static_cast<int>(l - base));
     if (u < base + 63) m &= bits_upto(static_cast<int>(u - base));

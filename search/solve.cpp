@@ -129,8 +129,7 @@ void give_search_bitsets(Program& p, const SearchOptions& o) {
 
 /// Whether the program the search runs has bitsets: the original's, or the ones bitset_span gives.
 bool has_bitsets(const Program& p, const SearchOptions& o) {
-  for (int x = 0; x < p.num_vars(); ++x)
-    if (p.has_bits(x)) return true;
+  if (!p.bits.empty()) return true;
   return o.bitset_span > 0 && !p.bitset_candidates(o.bitset_span, value_decision_vars(p, o)).empty();
 }
 

@@ -186,9 +186,9 @@ struct ParallelSearch {
   /// thread checks what the search relies on and counts violations in state.control (ctl_check_*):
   /// the event workspace is clean, the store is normalised, a serial fixpoint on a copy narrows
   /// nothing more, and above the subproblem depth the node's store is the one other teams have there
-  /// (a hash per node). It found the CUDA queue fixpoint's incomplete nodes (perf/NOTES.md, entry 16).
-  /// On CUDA its own serial fixpoint can be wrong (run twice on copies of one store it disagreed with
-  /// itself at up to 5% of nodes at 64 registers, perf/NOTES.md entry 44): read its counts with that.
+  /// (a hash per node). It found the CUDA queue fixpoint's incomplete nodes (perf/NOTES.md, entry 16),
+  /// and its own serial fixpoint disagreeing with itself (entry 44): both were ptxas at -O2/-O3 (entry
+  /// 45; kcp's device code compiles at KCP_CUDA_PTXAS_LEVEL, default 1).
   KOKKOS_FUNCTION void check_invariants(const TeamMember& team, const Store& s, const QueueWork& qw, int depth,
                                         bool restored, bool use_pool) const {
     team.team_barrier();

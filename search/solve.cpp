@@ -404,9 +404,7 @@ int fleet_teams(const Program& program, const SearchOptions& options, const Laun
   const double bytes =
       double(QueueWork::ints(program.num_propagators() + std::max(1, options.nogood_capacity), n)) * sizeof(std::int32_t);
   if (double(teams) * bytes <= queue_work_budget_bytes) return teams;
-  // What SliceSearcher reads from the program it builds: bitsets (give_bitsets) on CUDA, reads a variable.
-  bool gpu_holes = false;
-  if constexpr (on_gpu<ExecSpace>()) gpu_holes = has_bitsets(program, options);
+  // What SliceSearcher reads from the program it builds: reads a variable.
   const bool one_thread = lp.team_size * lp.vector_length == 1;
   double reads = 0;
   if (!one_thread && n > 0) {
@@ -414,7 +412,7 @@ int fleet_teams(const Program& program, const SearchOptions& options, const Laun
     propagators_of_variables(program, begin, props);
     reads = double(props.size()) / n;
   }
-  return queue_wanted(options.fixpoint_mode, gpu_holes, one_thread, reads) ? queue_fitted_teams(teams, bytes) : teams;
+  return queue_wanted(options.fixpoint_mode, one_thread, reads) ? queue_fitted_teams(teams, bytes) : teams;
 }
 
 template <class ExecSpace, bool Concurrent, bool Holes>
@@ -484,15 +482,8 @@ class SliceSearcher final : public Searcher {
     const int pool_capacity = options.learn != LearnMode::none ? std::max(1, options.nogood_capacity) : 0;
     const std::size_t work_ints = QueueWork::ints(program.num_propagators() + pool_capacity, n_);
     report.reads_per_variable = n_ > 0 ? double(kernel_.program.var_props.extent(0)) / n_ : 0;
-    // On a GPU a program with bitsets runs AC1: the event-driven fixpoint with bitsets ended incomplete
-    // there at a few nodes in ten thousand, which split the tree differently in different teams (lost
-    // and doubled solutions; cause not found: perf/NOTES.md, entry 16). AC1 passed the same differential.
-    bool gpu_holes = false;
-#ifdef KOKKOS_ENABLE_CUDA
-    gpu_holes = words > 0 && std::is_same_v<ExecSpace, Kokkos::Cuda>;
-#endif
     const bool one_thread = lp.team_size * lp.vector_length == 1;
-    report.queue_fixpoint = queue_wanted(options.fixpoint_mode, gpu_holes, one_thread, report.reads_per_variable) &&
+    report.queue_fixpoint = queue_wanted(options.fixpoint_mode, one_thread, report.reads_per_variable) &&
                             double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
     // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
     // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).

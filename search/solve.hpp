@@ -35,12 +35,12 @@ constexpr int default_copy_distance = 1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
 /// Whether a search runs the event-driven fixpoint (the queue), before its workspaces' budget: asked for,
-/// or FixpointMode::automatic's choice — not on CUDA with bitsets (`gpu_holes`: the queue ended incomplete
-/// there, perf/NOTES.md entry 16), and on teams of several threads only at auto_ac1_reads reads a
-/// variable or fewer.
-inline bool queue_wanted(FixpointMode mode, bool gpu_holes, bool one_thread_teams, double reads_per_variable) {
+/// or FixpointMode::automatic's choice — on teams of several threads only at auto_ac1_reads reads a
+/// variable or fewer. (Until perf/NOTES.md entry 45 CUDA ran AC1 whenever a program had bitsets: the
+/// queue lost solutions there, which was ptxas's -O3, not the queue.)
+inline bool queue_wanted(FixpointMode mode, bool one_thread_teams, double reads_per_variable) {
   return mode == FixpointMode::queue ||
-         (mode == FixpointMode::automatic && !gpu_holes && (one_thread_teams || reads_per_variable <= auto_ac1_reads));
+         (mode == FixpointMode::automatic && (one_thread_teams || reads_per_variable <= auto_ac1_reads));
 }
 /// The event-driven fixpoint's workspaces (QueueWork, global memory) of all teams together stay within
 /// this many bytes, else AC1 (or fewer teams: queue_fitted_teams).
@@ -97,8 +97,7 @@ struct SearchOptions {
   double copy_budget_bytes = double(1u << 30);
   /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several
   /// threads (GPUs) when a variable is read by more than auto_ac1_reads propagators on average, where
-  /// the queue holds most of the propagators anyway and building it costs more than it saves, and
-  /// AC1 on CUDA for a program with bitsets (the queue ended incomplete there: perf/NOTES.md, entry 16).
+  /// the queue holds most of the propagators anyway and building it costs more than it saves.
   FixpointMode fixpoint_mode = FixpointMode::automatic;
   int max_fixpoint_iterations = 4096; ///< per node, then branch (0: no limit); see FixpointOptions
   /// Variables whose root domain spans 3 to this many values get a bitset (domains with holes,

@@ -269,7 +269,7 @@ void add_options(CLI::App& app, Options& o) {
                  "holes), the narrowest first while all of them fit in " + std::to_string(default_bitset_words) +
                      " 64-bit words; the others keep bounds only (statistic boundsOnlyVariables). 0: bounds only for "
                      "all (default " + std::to_string(default_bitset_span) + "; on a GPU 0 unless the search annotations ask for "
-                     "indomain_median/random, see perf/NOTES.md entry 16)")
+                     "indomain_median/random, see perf/NOTES.md entries 16 and 45)")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
@@ -283,8 +283,7 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--fixpoint", o.fixpoint,
                  "queue: run only the propagators of changed variables; ac1: every propagator each iteration; auto "
-                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average or "
-                 "the model has bitsets")
+                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
@@ -349,16 +348,11 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
   // On a GPU bitsets are on by default only where the search annotations need them (x = v | x != v
-  // value choices), or when asked for: a program with bitsets runs AC1 there (the event-driven fixpoint
-  // lost solutions with bitsets on CUDA), which on the development set cost more than the bitsets gave
-  // (perf/NOTES.md, entry 16). Asking for the event-driven fixpoint there with bitsets warns.
+  // value choices), or when asked for: measured when a program with bitsets ran AC1 there (perf/NOTES.md
+  // entry 16), which entry 45 ended (the event-driven fixpoint's lost solutions were ptxas's -O3).
   const bool gpu = space_is_gpu(o.space);
   std::int64_t bitset_span = o.bitset_span;
   if (gpu && !o.bitset_span_given && (o.free_search || !wants_value_decisions(model))) bitset_span = 0;
-  if (gpu && bitset_span > 0 && o.fixpoint == "queue")
-    fmt::print(err, "kcp: warning: --fixpoint queue on a GPU with bitsets (--bitset-span {}) can lose solutions "
-               "(a known bug: perf/NOTES.md entry 16); the default fixpoint there is AC1\n",
-               bitset_span);
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;

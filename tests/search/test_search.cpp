@@ -257,16 +257,15 @@ TEST(QueueFittedTeams, FitsTheBudgetDownToAnEighthOfTheTeams) {
   EXPECT_EQ(queue_fitted_teams(4, queue_work_budget_bytes / 3.5), 3);
 }
 
-/// The event-driven fixpoint when asked for; automatically, except on CUDA with bitsets, and on teams of
-/// several threads only up to auto_ac1_reads reads a variable; never when AC1 is asked for.
+/// The event-driven fixpoint when asked for; automatically on teams of several threads only up to
+/// auto_ac1_reads reads a variable; never when AC1 is asked for.
 TEST(QueueFittedTeams, TheQueueIsWantedWhereTheAutomaticChoiceTakesIt) {
   using M = FixpointMode;
-  EXPECT_TRUE(queue_wanted(M::automatic, false, false, 3.9));  // ma-path-finding on a GPU
-  EXPECT_FALSE(queue_wanted(M::automatic, false, false, auto_ac1_reads + 1));
-  EXPECT_TRUE(queue_wanted(M::automatic, false, true, auto_ac1_reads + 1));  // one thread a team
-  EXPECT_FALSE(queue_wanted(M::automatic, true, false, 1));                  // bitsets on CUDA
-  EXPECT_TRUE(queue_wanted(M::queue, true, false, auto_ac1_reads + 1));
-  EXPECT_FALSE(queue_wanted(M::ac1, false, true, 1));
+  EXPECT_TRUE(queue_wanted(M::automatic, false, 3.9));  // ma-path-finding on a GPU
+  EXPECT_FALSE(queue_wanted(M::automatic, false, auto_ac1_reads + 1));
+  EXPECT_TRUE(queue_wanted(M::automatic, true, auto_ac1_reads + 1));  // one thread a team
+  EXPECT_TRUE(queue_wanted(M::queue, false, auto_ac1_reads + 1));
+  EXPECT_FALSE(queue_wanted(M::ac1, true, 1));
 }
 
 TYPED_TEST(SearchOnBackend, OneNodePerLaunchGivesTheSameAnswers) {
@@ -489,6 +488,9 @@ TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
   const Program p = compile(fzn::parse_file(example("queens.fzn"))).program;
   SearchOptions o;
   o.team_size = 4 * search_max_team_threads;
+  // Beside a GPU the host probe (SearchOptions::satisfaction_probe_s) answers queens before any team is
+  // launched, so the shape would never be checked: the fleet alone.
+  o.probe_s = 0;
   try {
     search<TypeParam>(p, o, [](const std::vector<std::int32_t>&) { return true; });
     ADD_FAILURE() << "a team of " << o.team_size << " threads was launched";
@@ -497,12 +499,34 @@ TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
   }
 }
 
+/// A team shape (SearchOptions::team_size x vector_length; 0 x 0: the backend's default).
+struct TeamShape {
+  int team_size, vector_length;
+};
+
+/// The team shapes a backend runs: its default; on CUDA also one warp a team (1 x 32) and eight
+/// one-lane threads (8 x 1); on OpenMP with two threads or more, two threads a team.
+template <class Space>
+std::vector<TeamShape> team_shapes() {
+  std::vector<TeamShape> shapes = {{0, 0}};
+#ifdef KOKKOS_ENABLE_CUDA
+  if (std::is_same_v<Space, Kokkos::Cuda>) {
+    shapes.push_back({1, 32});
+    shapes.push_back({8, 1});
+  }
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  if (std::is_same_v<Space, Kokkos::OpenMP> && Kokkos::OpenMP().concurrency() >= 2) shapes.push_back({2, 1});
+#endif
+  return shapes;
+}
+
 /// A holes-differential model that the CUDA search with bitsets got wrong (perf/NOTES.md, entry 16):
 /// 420 solutions (Gecode), the `!=` rows removing values inside bitset domains. On the GPU the
 /// event-driven fixpoint with bitsets ended early at some nodes (a `!=` row reported no change and
-/// left its value in place; cause not found), so teams disagreed on the tree above the subproblems:
-/// 382-420 solutions with 8 x 1 teams, lost or doubled; CUDA now runs AC1 with bitsets. Every team
-/// shape the backend runs, the fleet and 2^15 subproblems.
+/// left its value in place), so teams disagreed on the tree above the subproblems: 382-420 solutions
+/// with 8 x 1 teams, lost or doubled. The cause was ptxas at -O3 (entry 45). Both fixpoints, every
+/// team shape the backend runs, the fleet and 2^15 subproblems.
 TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
   const std::string text =
       "var {-2,3,4}: x0 :: output_var;\n"
@@ -517,35 +541,65 @@ TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
       "constraint int_lin_ne([3,-2,-1],[-2,x1,-1],-11);\n"
       "constraint int_ne(x3,x0);\n"
       "solve :: int_search([x3,x0,x4,x2,x1], smallest, indomain_max, complete) satisfy;\n";
-  struct Shape {
-    int team_size, vector_length;
-  };
-  std::vector<Shape> shapes = {{0, 0}};
-#ifdef KOKKOS_ENABLE_CUDA
-  if (std::is_same_v<TypeParam, Kokkos::Cuda>) {
-    shapes.push_back({1, 32});
-    shapes.push_back({8, 1});
-  }
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  if (std::is_same_v<TypeParam, Kokkos::OpenMP> && Kokkos::OpenMP().concurrency() >= 2) shapes.push_back({2, 1});
-#endif
-  for (const Shape& shape : shapes) {
+  for (const TeamShape& shape : team_shapes<TypeParam>()) {
     for (const int depth : {-1, 15}) {
+     for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
       SearchOptions o;
       o.max_solutions = 0;
       o.team_size = shape.team_size;
       o.vector_length = shape.vector_length;
       o.subproblem_depth = depth;
+      o.fixpoint_mode = mode;
       ASSERT_GT(o.bitset_span, 0);
       const Outcome out = solve_text<TypeParam>(text, o);
       const std::string what = "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
-                               ", subproblem depth " + std::to_string(depth);
+                               ", subproblem depth " + std::to_string(depth) +
+                               (mode == FixpointMode::queue ? ", queue" : ", AC1");
       EXPECT_TRUE(out.report.complete) << what;
       EXPECT_GT(out.report.bitset_vars, 0) << what;
       EXPECT_EQ(out.reported(), 420) << what;
       EXPECT_EQ(out.distinct.size(), 420u) << what;
       EXPECT_EQ(out.report.failures, 0) << what << ": the complete fixpoint never fails on this model";
+     }
+    }
+  }
+}
+
+/// n-queens as MiniZinc's standard library flattens it (an int_ne and two unit int_lin_ne rows a pair:
+/// perf/bench/device/queens_fzn.py), every solution of 10 queens with bitsets and first_fail,
+/// indomain_median: the model on which the CUDA queue fixpoint lost or doubled solutions in every run
+/// while ptxas optimised at -O3 (perf/NOTES.md entries 43-45). Both fixpoints, every team shape the
+/// backend runs (8 queens on the host: two threads a team on this VM's two cores take seconds for 10).
+TYPED_TEST(SearchOnBackend, QueensKeepEverySolutionOnEveryTeamShape) {
+  const bool gpu = on_gpu<TypeParam>();
+  const int n = gpu ? 10 : 8;
+  const std::int64_t solutions = gpu ? 724 : 92;
+  std::string text;
+  for (int i = 0; i < n; ++i) text += "var 1.." + std::to_string(n) + ": q" + std::to_string(i) + " :: output_var;\n";
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const std::string qi = "q" + std::to_string(i), qj = "q" + std::to_string(j), d = std::to_string(j - i);
+      text += "constraint int_ne(" + qi + "," + qj + ");\n";
+      text += "constraint int_lin_ne([1,-1],[" + qi + "," + qj + "]," + d + ");\n";
+      text += "constraint int_lin_ne([1,-1],[" + qi + "," + qj + "],-" + d + ");\n";
+    }
+  text += "solve :: int_search([";
+  for (int i = 0; i < n; ++i) text += (i ? ",q" : "q") + std::to_string(i);
+  text += "], first_fail, indomain_median, complete) satisfy;\n";
+  for (const TeamShape& shape : team_shapes<TypeParam>()) {
+    for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
+      SearchOptions o;
+      o.max_solutions = 0;
+      o.team_size = shape.team_size;
+      o.vector_length = shape.vector_length;
+      o.fixpoint_mode = mode;
+      const Outcome out = solve_text<TypeParam>(text, o);
+      const std::string what = "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
+                               (mode == FixpointMode::queue ? ", queue" : ", AC1");
+      EXPECT_TRUE(out.report.complete) << what;
+      EXPECT_GT(out.report.bitset_vars, 0) << what;
+      EXPECT_EQ(out.reported(), solutions) << what;
+      EXPECT_EQ(std::int64_t(out.distinct.size()), solutions) << what;
     }
   }
 }

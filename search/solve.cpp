@@ -2125,6 +2125,12 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   };
   SearchReport pr;
   if constexpr (beside_gpu) {
+    // The probe runs on the host, so a requested team the GPU kernel cannot run (its launch bounds) is
+    // refused here, as the fleet would refuse it: not only when the probe leaves the search to the fleet.
+    if (options.team_size > 0 && lp.team_size * lp.vector_length > search_max_team_threads)
+      throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
+                                  ": at most " + std::to_string(search_max_team_threads / lp.vector_length) +
+                                  " threads per team here (vector length " + std::to_string(lp.vector_length) + ")");
     p.peers = nullptr;  // every rank probes on its own (below)
     p.team_size = p.vector_length = 0;
     p.scratch_level = -1;

@@ -488,9 +488,9 @@ TYPED_TEST(SearchOnBackend, TeamsLargerThanTheBackendRunsAreRefused) {
   const Program p = compile(fzn::parse_file(example("queens.fzn"))).program;
   SearchOptions o;
   o.team_size = 4 * search_max_team_threads;
-  // Beside a GPU the host probe (SearchOptions::satisfaction_probe_s) answers queens before any team is
-  // launched, so the shape would never be checked: the fleet alone.
-  o.probe_s = 0;
+  // With the probe (SearchOptions::probe_s, satisfaction_probe_s) as a user gets it: beside a GPU the
+  // host probe answers queens before any team is launched, and the shape is still refused.
+  o.probe_s = 0.02;
   try {
     search<TypeParam>(p, o, [](const std::vector<std::int32_t>&) { return true; });
     ADD_FAILURE() << "a team of " << o.team_size << " threads was launched";

@@ -404,7 +404,7 @@ int fleet_teams(const Program& program, const SearchOptions& options, const Laun
   const double bytes =
       double(QueueWork::ints(program.num_propagators() + std::max(1, options.nogood_capacity), n)) * sizeof(std::int32_t);
   if (double(teams) * bytes <= queue_work_budget_bytes) return teams;
-  // What SliceSearcher reads from the program it builds: reads a variable.
+  // SliceSearcher's choice needs the reads per variable of the program it builds.
   const bool one_thread = lp.team_size * lp.vector_length == 1;
   double reads = 0;
   if (!one_thread && n > 0) {
@@ -413,6 +413,22 @@ int fleet_teams(const Program& program, const SearchOptions& options, const Laun
     reads = double(props.size()) / n;
   }
   return queue_wanted(options.fixpoint_mode, one_thread, reads) ? queue_fitted_teams(teams, bytes) : teams;
+}
+
+/// Refuses a requested team shape the search kernel cannot run on ExecSpace, naming the option (Kokkos
+/// aborts on a team it cannot run): a vector length beyond the backend's, or more threads a team than
+/// max_team() (asked only once the vector length is known to be valid) allows at that vector length.
+template <class ExecSpace, class MaxTeam>
+void refuse_unrunnable_shape(const LaunchParams& lp, const MaxTeam& max_team) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace, SearchLaunchBounds>;
+  if (lp.vector_length > Policy::vector_length_max())
+    throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " + ExecSpace::name() +
+                                ": at most " + std::to_string(Policy::vector_length_max()));
+  const int most = max_team();
+  if (lp.team_size > most)
+    throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
+                                ": at most " + std::to_string(most) + " threads per team here (vector length " +
+                                std::to_string(lp.vector_length) + ")");
 }
 
 template <class ExecSpace, bool Concurrent, bool Holes>
@@ -578,16 +594,9 @@ class SliceSearcher final : public Searcher {
     const std::size_t bytes = Kernel::scratch_bytes(n_, words);
     // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
     // (the backend's default shape is the one measured, and is not second-guessed).
-    if (!helper && (options.team_size > 0 || options.vector_length > 0)) {
-      if (lp.vector_length > Policy::vector_length_max())
-        throw std::invalid_argument("--vector-length " + std::to_string(lp.vector_length) + " on " +
-                                    ExecSpace::name() + ": at most " + std::to_string(Policy::vector_length_max()));
-      const int max_team = Policy(1, 1, lp.vector_length).team_size_max(kernel_, Kokkos::ParallelForTag());
-      if (lp.team_size > max_team)
-        throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
-                                    ": at most " + std::to_string(max_team) + " threads per team here (vector length " +
-                                    std::to_string(lp.vector_length) + ")");
-    }
+    if (!helper && (options.team_size > 0 || options.vector_length > 0))
+      refuse_unrunnable_shape<ExecSpace>(
+          lp, [&] { return Policy(1, 1, lp.vector_length).team_size_max(kernel_, Kokkos::ParallelForTag()); });
     policy_ = Policy(report.teams, lp.team_size, lp.vector_length);
     report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
                            : bytes <= std::size_t(policy_.scratch_size_max(0)) ? 0 : 1;
@@ -2125,12 +2134,11 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
   };
   SearchReport pr;
   if constexpr (beside_gpu) {
-    // The probe runs on the host, so a requested team the GPU kernel cannot run (its launch bounds) is
-    // refused here, as the fleet would refuse it: not only when the probe leaves the search to the fleet.
-    if (options.team_size > 0 && lp.team_size * lp.vector_length > search_max_team_threads)
-      throw std::invalid_argument("--team-size " + std::to_string(lp.team_size) + " on " + ExecSpace::name() +
-                                  ": at most " + std::to_string(search_max_team_threads / lp.vector_length) +
-                                  " threads per team here (vector length " + std::to_string(lp.vector_length) + ")");
+    // The probe runs on the host, so a requested shape the GPU kernel cannot run is refused here as the
+    // fleet would refuse it, not only when the probe leaves the search to the fleet. Without the kernel
+    // object its team limit is the launch bounds' (the fleet checks the kernel's own again).
+    if (options.team_size > 0 || options.vector_length > 0)
+      refuse_unrunnable_shape<ExecSpace>(lp, [&] { return search_max_team_threads / lp.vector_length; });
     p.peers = nullptr;  // every rank probes on its own (below)
     p.team_size = p.vector_length = 0;
     p.scratch_level = -1;

@@ -521,6 +521,22 @@ std::vector<TeamShape> team_shapes() {
   return shapes;
 }
 
+/// Every solution, on `shape`, with `mode`'s fixpoint.
+SearchOptions all_solutions_on(const TeamShape& shape, FixpointMode mode) {
+  SearchOptions o;
+  o.max_solutions = 0;
+  o.team_size = shape.team_size;
+  o.vector_length = shape.vector_length;
+  o.fixpoint_mode = mode;
+  return o;
+}
+
+/// The shape and the fixpoint, for failure messages.
+std::string shape_name(const TeamShape& shape, FixpointMode mode) {
+  return "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
+         (mode == FixpointMode::queue ? ", queue" : ", AC1");
+}
+
 /// A holes-differential model that the CUDA search with bitsets got wrong (perf/NOTES.md, entry 16):
 /// 420 solutions (Gecode), the `!=` rows removing values inside bitset domains. On the GPU the
 /// event-driven fixpoint with bitsets ended early at some nodes (a `!=` row reported no change and
@@ -543,24 +559,18 @@ TYPED_TEST(SearchOnBackend, HoleRowsKeepEverySolutionOnEveryTeamShape) {
       "solve :: int_search([x3,x0,x4,x2,x1], smallest, indomain_max, complete) satisfy;\n";
   for (const TeamShape& shape : team_shapes<TypeParam>()) {
     for (const int depth : {-1, 15}) {
-     for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
-      SearchOptions o;
-      o.max_solutions = 0;
-      o.team_size = shape.team_size;
-      o.vector_length = shape.vector_length;
-      o.subproblem_depth = depth;
-      o.fixpoint_mode = mode;
-      ASSERT_GT(o.bitset_span, 0);
-      const Outcome out = solve_text<TypeParam>(text, o);
-      const std::string what = "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
-                               ", subproblem depth " + std::to_string(depth) +
-                               (mode == FixpointMode::queue ? ", queue" : ", AC1");
-      EXPECT_TRUE(out.report.complete) << what;
-      EXPECT_GT(out.report.bitset_vars, 0) << what;
-      EXPECT_EQ(out.reported(), 420) << what;
-      EXPECT_EQ(out.distinct.size(), 420u) << what;
-      EXPECT_EQ(out.report.failures, 0) << what << ": the complete fixpoint never fails on this model";
-     }
+      for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
+        SearchOptions o = all_solutions_on(shape, mode);
+        o.subproblem_depth = depth;
+        ASSERT_GT(o.bitset_span, 0);
+        const Outcome out = solve_text<TypeParam>(text, o);
+        const std::string what = shape_name(shape, mode) + ", subproblem depth " + std::to_string(depth);
+        EXPECT_TRUE(out.report.complete) << what;
+        EXPECT_GT(out.report.bitset_vars, 0) << what;
+        EXPECT_EQ(out.reported(), 420) << what;
+        EXPECT_EQ(out.distinct.size(), 420u) << what;
+        EXPECT_EQ(out.report.failures, 0) << what << ": the complete fixpoint never fails on this model";
+      }
     }
   }
 }
@@ -588,14 +598,8 @@ TYPED_TEST(SearchOnBackend, QueensKeepEverySolutionOnEveryTeamShape) {
   text += "], first_fail, indomain_median, complete) satisfy;\n";
   for (const TeamShape& shape : team_shapes<TypeParam>()) {
     for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
-      SearchOptions o;
-      o.max_solutions = 0;
-      o.team_size = shape.team_size;
-      o.vector_length = shape.vector_length;
-      o.fixpoint_mode = mode;
-      const Outcome out = solve_text<TypeParam>(text, o);
-      const std::string what = "team " + std::to_string(shape.team_size) + " x " + std::to_string(shape.vector_length) +
-                               (mode == FixpointMode::queue ? ", queue" : ", AC1");
+      const Outcome out = solve_text<TypeParam>(text, all_solutions_on(shape, mode));
+      const std::string what = shape_name(shape, mode);
       EXPECT_TRUE(out.report.complete) << what;
       EXPECT_GT(out.report.bitset_vars, 0) << what;
       EXPECT_EQ(out.reported(), solutions) << what;

@@ -769,9 +769,13 @@ struct ExplainingSearch::Impl {
   }
 
   // --- Conflict analysis (1-UIP) ---
+  /// What analyse ended with.
+  enum class Analysis { learned, proof, stopped };
   /// Learns from `conflict` at level > 0: the clause (its asserting literal first) and the level to
-  /// jump back to. False when the conflict holds at level 0 (after jumping to lower levels as needed).
-  bool analyse(std::vector<Literal>& learned, int& back) {
+  /// jump back to; a proof when the conflict holds at level 0 (after jumping to lower levels as needed);
+  /// stopped when `*stop` was seen between two resolutions (one conflict of a large model took seconds
+  /// of explanations: jp-encoding_data400 ran 3 s past -t, perf/NOTES.md entry 46).
+  Analysis analyse(std::vector<Literal>& learned, int& back, const volatile int* stop) {
     for (;;) {
       std::unordered_map<int, std::vector<Literal>> need;
       std::priority_queue<int> pending_entries;
@@ -822,12 +826,13 @@ struct ExplainingSearch::Impl {
           found = true;
           break;
         }
+        if (stop != nullptr && *stop) return Analysis::stopped;
         ++st.resolutions;
         for (const Literal& l : explain_entry(e, lits)) add(l);
       }
       if (!found) {
         // The conflict holds at a lower level already: go there and analyse it again.
-        if (lower.empty()) return false;
+        if (lower.empty()) return Analysis::proof;
         int top = 0;
         for (const Literal& l : lower) top = std::max(top, trail[std::size_t(entry_of(l))].level);
         backjump(top);
@@ -842,7 +847,7 @@ struct ExplainingSearch::Impl {
         learned.push_back(l);
         back = std::max(back, trail[std::size_t(entry_of(l))].level);
       }
-      return true;
+      return Analysis::learned;
     }
   }
   /// Keeps the strongest literal per variable and bound; removed values once.
@@ -1020,7 +1025,13 @@ struct ExplainingSearch::Impl {
         if (level == 0) return finish_proof(log);
         std::vector<Literal> learned;
         int back = 0;
-        if (!analyse(learned, back)) return finish_proof(log);
+        const Analysis a = analyse(learned, back, stop);
+        if (a == Analysis::proof) return finish_proof(log);
+        if (a == Analysis::stopped) {
+          // Nothing learned: the root again (the conflict comes back if the search goes on).
+          backjump(0);
+          return;
+        }
         backjump(back);
         ++st.learned;
         st.learned_literals += std::int64_t(learned.size());

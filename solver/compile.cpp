@@ -1148,7 +1148,7 @@ Compiled Compiler::run() {
   st.before.variables += st.merged_variables;
   st.before.rows += st.absorbed_constraints;
   if (options_.preprocess) {
-    preprocess(out_);
+    preprocess(out_, options_.deadline);
   } else {
     st.after = st.compiled;
   }

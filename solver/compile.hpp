@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <array>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,11 @@ struct CompileOptions {
   /// decomposition in reified rows; var_element: e_i <-> index = i, e_i -> result = x_i, sum e_i = 1),
   /// for measurement (`--no-global NAME`).
   std::array<bool, num_global_families> native_global = all_native_globals();
+  /// Preprocessing stops here (the time limit): the root fixpoint looks at the clock every few thousand
+  /// propagations and ends early, leaving a valid program that is only less narrowed
+  /// (PreprocessStats::stopped). A propagation-stress model of the breadth set ran its root fixpoint
+  /// for minutes without looking (perf/NOTES.md entry 46).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 /// The size of a program, per family.
@@ -81,6 +87,7 @@ struct PreprocessStats {
   int rounds = 0;                 ///< root fixpoint + simplification rounds
   std::int64_t propagations = 0;  ///< propagator runs of the root fixpoint, over all rounds
   double seconds = 0;             ///< time spent preprocessing (merging excluded: it is part of compiling)
+  bool stopped = false;           ///< the deadline (CompileOptions::deadline) ended it early
 };
 
 struct Compiled {

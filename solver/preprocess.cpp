@@ -58,7 +58,7 @@ Equalities merge_equalities(const fzn::Model& model, VariableClasses& classes) {
   return out;
 }
 
-RootFixpointResult root_fixpoint(Program& p) {
+RootFixpointResult root_fixpoint(Program& p, std::chrono::steady_clock::time_point deadline) {
   const DeviceProgram<Kokkos::HostSpace> d(p);
   // Changes are detected by the store's change tracking: a bound or a value removed inside.
   std::vector<std::int32_t> touched_flag(static_cast<std::size_t>(p.num_vars()), 0), touched_list(
@@ -85,7 +85,10 @@ RootFixpointResult root_fixpoint(Program& p) {
     head = head + 1 == queue.size() ? 0 : head + 1;
     --size;
     queued[static_cast<std::size_t>(id)] = 0;
-    ++res.propagations;
+    if ((++res.propagations & 4095) == 0 && std::chrono::steady_clock::now() >= deadline) {
+      res.stopped = true;
+      return res;
+    }
     touched_count = 0;
     const int st = propagate_any(lanes, d, id, s);
     for (int k = 0; k < touched_count; ++k) touched_flag[static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)])] = 0;
@@ -534,7 +537,7 @@ void make_failed(Compiled& cc, std::vector<std::int32_t> lb, std::vector<std::in
 
 }  // namespace
 
-void preprocess(Compiled& cc) {
+void preprocess(Compiled& cc, Clock::time_point deadline) {
   const auto start = Clock::now();
   PreprocessStats& st = cc.preprocess;
   Program& p = cc.program;
@@ -547,10 +550,15 @@ void preprocess(Compiled& cc) {
   } else {
     for (int round = 0; round < max_rounds; ++round) {
       ++st.rounds;
-      const RootFixpointResult f = root_fixpoint(p);
+      const RootFixpointResult f = root_fixpoint(p, deadline);
       st.propagations += f.propagations;
       if (f.failed) {
         make_failed(cc, root_lb, root_ub);
+        break;
+      }
+      // Out of time: the program as narrowed so far (no simplification of a half-narrowed round).
+      if (f.stopped) {
+        st.stopped = true;
         break;
       }
       Simplifier s(p);

@@ -23,6 +23,7 @@
 // check this by brute force on small models (tests/solver/test_compile.cpp).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -74,7 +75,8 @@ Equalities merge_equalities(const fzn::Model& model, VariableClasses& classes);
 /// Step 2 on a compiled program: narrows, simplifies and compacts it in place, fills
 /// compiled.preprocess (all but `before` and the merge counts, which compile fills) and sets
 /// compiled.root_failed when the model is unsatisfiable.
-void preprocess(Compiled& compiled);
+void preprocess(Compiled& compiled,
+                std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 /// The root fixpoint of the whole program; narrows p.lb and p.ub in place. It runs the families'
 /// propagators (domains/) from a queue: a propagator runs again only when one of its variables
@@ -83,10 +85,14 @@ void preprocess(Compiled& compiled);
 /// anything: on the 90 MB benchmark instance that is 214 sweeps over 550,000 rows, 3 s instead of a
 /// fraction of one); tests/solver/test_root_fixpoint.cpp checks that the reference changes nothing
 /// after it. When it fails, p.lb / p.ub hold whatever it left (some lb > ub).
+/// At `deadline` (looked at every 4,096 propagator runs) it stops early: p is then narrowed only
+/// partly, which is sound (stopped).
 struct RootFixpointResult {
   bool failed = false;
+  bool stopped = false;           ///< the deadline came first
   std::int64_t propagations = 0;  ///< propagator runs
 };
-RootFixpointResult root_fixpoint(Program& p);
+RootFixpointResult root_fixpoint(Program& p,
+                                 std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
 }  // namespace kcp

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <random>
 #include <set>
@@ -630,6 +631,33 @@ TEST(Compile, UnsatisfiableAtTheRootIsAResultNotAnError) {
   Solutions s;
   ASSERT_TRUE(program_solutions(c, s));
   EXPECT_TRUE(s.empty());
+}
+
+// x < y and y < x over 0..10^9: the root fixpoint narrows by one value a run, 10^9 runs to the failure.
+// A deadline already passed stops it after a few thousand, with a valid, partly narrowed program.
+TEST(Compile, TheRootFixpointStopsAtTheDeadline) {
+  const fzn::Model m = fzn::parse_string(
+      "var 0..1000000000: x;\nvar 0..1000000000: y;\nconstraint int_lt(x, y);\nconstraint int_lt(y, x);\n"
+      "solve satisfy;\n",
+      "t.fzn");
+  CompileOptions o;
+  o.deadline = std::chrono::steady_clock::now();
+  const Compiled c = compile(m, o);
+  EXPECT_TRUE(c.preprocess.stopped);
+  EXPECT_FALSE(c.root_failed);
+  EXPECT_LE(c.preprocess.propagations, 8192);
+  for (const StoreRefTerm& v : c.model_vars) {
+    ASSERT_FALSE(v.is_constant);
+    const auto x = static_cast<std::size_t>(v.var);
+    EXPECT_LE(c.program.lb[x], c.program.ub[x]);
+    EXPECT_GT(c.program.ub[x] - c.program.lb[x], 999000000);  // narrowed a little, not to the end
+  }
+  // Without a deadline the same fixpoint ends, here on a narrower copy: the failure.
+  const Compiled small = compile(fzn::parse_string(
+      "var 0..100000: x;\nvar 0..100000: y;\nconstraint int_lt(x, y);\nconstraint int_lt(y, x);\nsolve satisfy;\n",
+      "t.fzn"));
+  EXPECT_FALSE(small.preprocess.stopped);
+  EXPECT_TRUE(small.root_failed);
 }
 
 TEST(Compile, ObjectiveSurvivesPreprocessing) {

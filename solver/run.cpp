@@ -268,8 +268,9 @@ void add_options(CLI::App& app, Options& o) {
                  "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
                  "holes), the narrowest first while all of them fit in " + std::to_string(default_bitset_words) +
                      " 64-bit words; the others keep bounds only (statistic boundsOnlyVariables). 0: bounds only for "
-                     "all (default " + std::to_string(default_bitset_span) + "; on a GPU 0 unless the search annotations ask for "
-                     "indomain_median/random, see perf/NOTES.md entries 16 and 45)")
+                     "all (default " + std::to_string(default_bitset_span) + "; on a GPU 0 unless the annotated search reads holes: "
+                     "indomain_median/random, or first_fail, anti_first_fail, most_constrained, dom_w_deg, max_regret; "
+                     "perf/NOTES.md entry 47)")
       ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
   app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
   app.add_flag("--local-fixpoint", o.local_fixpoint,
@@ -347,12 +348,14 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   const auto t0 = std::chrono::steady_clock::now();
   doing = "parsing " + o.model;
   const fzn::Model model = fzn::parse_file(o.model);
-  // On a GPU bitsets are on by default only where the search annotations need them (x = v | x != v
-  // value choices), or when asked for: measured when a program with bitsets ran AC1 there (perf/NOTES.md
-  // entry 16), which entry 45 ended (the event-driven fixpoint's lost solutions were ptxas's -O3).
+  // On a GPU bitsets are on by default only where the annotated search reads them (value decisions x = v |
+  // x != v, a variable choice by domain size or regret: search_reads_holes), or when asked for. Elsewhere
+  // they cost a GPU 0.25-0.9x the nodes/s on 12 of 14 development instances at the same or a worse
+  // objective, while first_fail models with all_different gain most (latin squares, sudoku, queens;
+  // perf/NOTES.md entry 47; entry 45 gave the GPU its event-driven fixpoint with bitsets back).
   const bool gpu = space_is_gpu(o.space);
   std::int64_t bitset_span = o.bitset_span;
-  if (gpu && !o.bitset_span_given && (o.free_search || !wants_value_decisions(model))) bitset_span = 0;
+  if (gpu && !o.bitset_span_given && (o.free_search || !search_reads_holes(model))) bitset_span = 0;
   CompileOptions co;
   co.preprocess = o.preprocess;
   co.ternary_rows = o.ternary_rows;
@@ -363,6 +366,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   });
   for (const std::string& name : o.global) co.native_global[std::size_t(global_family_named(name))] = true;
   for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
+  if (o.time_limit_ms > 0) co.deadline = t0 + std::chrono::milliseconds(o.time_limit_ms);
   doing = "compiling " + o.model;
   const Compiled compiled = compile(model, co);
   const auto since_t0 = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -378,8 +382,9 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
     init_s = since_t0();
   }
   if (o.verbose)
-    fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s)\n", compiled.program.num_vars(),
-               compiled.program.num_rows(), init_s);
+    fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s{})\n", compiled.program.num_vars(),
+               compiled.program.num_rows(), init_s,
+               compiled.preprocess.stopped ? "; the time limit stopped the root fixpoint" : "");
 
   SearchOptions so;
   {

@@ -100,24 +100,41 @@ class Planner {
   SearchPlan& plan_;
 };
 
+/// Whether `pred` holds for one of the solve item's search annotations (int_search and the like,
+/// inside seq_search and priority_search too).
+template <class Pred>
+bool any_search(const fzn::Model& model, const Pred& pred) {
+  bool any = false;
+  for (const auto& a : model.solve.annotations)
+    walk_search(a, [&](const fzn::Annotation& search) { any = any || pred(search); }, [](const fzn::Annotation&) {});
+  return any;
+}
+
+/// The search annotation's choice at `at` (1: variable, 2: value) in `choices`, or nullptr.
+template <class Choice>
+const Choice* choice_at(const fzn::Annotation& search, std::size_t at, const std::map<std::string, Choice>& choices) {
+  if (search.args.size() <= at || search.args[at].kind != fzn::Annotation::Kind::call) return nullptr;
+  const auto it = choices.find(search.args[at].name);
+  return it == choices.end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
 bool wants_value_decisions(const fzn::Model& model) {
-  bool wanted = false;
-  for (const auto& a : model.solve.annotations) {
-    walk_search(
-        a,
-        [&](const fzn::Annotation& search) {
-          if (search.args.size() < 3 || search.args[2].kind != fzn::Annotation::Kind::call) return;
-          const auto it = value_choices().find(search.args[2].name);
-          if (it == value_choices().end()) return;
-          const ValueChoice v = it->second;
-          wanted = wanted || v == ValueChoice::median || v == ValueChoice::random || v == ValueChoice::out_median ||
-                   v == ValueChoice::out_random;
-        },
-        [](const fzn::Annotation&) {});
-  }
-  return wanted;
+  return any_search(model, [](const fzn::Annotation& search) {
+    const ValueChoice* v = choice_at(search, 2, value_choices());
+    return v != nullptr && (*v == ValueChoice::median || *v == ValueChoice::random || *v == ValueChoice::out_median ||
+                            *v == ValueChoice::out_random);
+  });
+}
+
+bool search_reads_holes(const fzn::Model& model) {
+  return wants_value_decisions(model) || any_search(model, [](const fzn::Annotation& search) {
+           const VarChoice* v = choice_at(search, 1, var_choices());
+           return v != nullptr && (*v == VarChoice::first_fail || *v == VarChoice::anti_first_fail ||
+                                   *v == VarChoice::most_constrained || *v == VarChoice::max_regret ||
+                                   *v == VarChoice::dom_wdeg);
+         });
 }
 
 SearchPlan plan_search(const fzn::Model& model, const Compiled& compiled) {

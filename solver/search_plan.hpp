@@ -26,4 +26,11 @@ SearchPlan plan_search(const fzn::Model& model, const Compiled& compiled);
 /// variable with a bitset (search/branching.hpp).
 bool wants_value_decisions(const fzn::Model& model);
 
+/// Whether the annotated search reads what only a variable's bitset knows: value decisions
+/// (wants_value_decisions), or a variable choice by domain size or by the gap between the two least
+/// values (first_fail, anti_first_fail, most_constrained, dom_w_deg, max_regret), which without one
+/// would see a width instead of a size. On a GPU bitsets are on by default only for such searches
+/// (solver/run.cpp; perf/NOTES.md entry 47).
+bool search_reads_holes(const fzn::Model& model);
+
 }  // namespace kcp

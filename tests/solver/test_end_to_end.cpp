@@ -76,10 +76,11 @@ TEST(EndToEnd, OptimisationPrintsTheOptimumAndStatistics) {
   EXPECT_EQ(r.out.substr(r.out.size() - 16), "%%%mzn-stat-end\n");
 }
 
-// On the host the bitset span is default_bitset_span. On a GPU it is 0 unless the search annotations ask
-// for a value choice MiniZinc defines as x = v | x != v, or --bitset-span asks for it; the event-driven
-// fixpoint with bitsets is no longer refused or warned about there (perf/NOTES.md entry 45).
-TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
+// On the host the bitset span is default_bitset_span. On a GPU it is 0 unless the annotated search reads
+// holes (a value choice MiniZinc defines as x = v | x != v, a variable choice by domain size or regret),
+// or --bitset-span asks for it; the event-driven fixpoint with bitsets is no longer refused or warned
+// about there (perf/NOTES.md entries 45 and 47).
+TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchReadsHolesOrAsked) {
   const bool gpu = space_is_gpu("default");
   const CliRun d = run({"-s", example("queens.fzn")});
   EXPECT_EQ(d.code, 0) << d.err;
@@ -105,6 +106,7 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto at = text.find("solve  satisfy;");
   ASSERT_NE(at, std::string::npos);
+  const std::string original = text;
   text.replace(at, 15, "solve :: int_search(q, input_order, indomain_median, complete) satisfy;");
   const std::string path = ::testing::TempDir() + "kcp-queens-median.fzn";
   std::ofstream(path) << text;
@@ -112,6 +114,24 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchNeedsThemOrAsked) {
   EXPECT_EQ(median.code, 0) << median.err;
   EXPECT_NE(median.out.find("%%%mzn-stat: bitsetSpan=" + std::to_string(default_bitset_span) + "\n"), std::string::npos) << median.out;
   EXPECT_EQ(median.err.find("warning"), std::string::npos) << median.err;
+  // A variable choice by size or regret reads holes too; input_order, smallest, largest do not; free
+  // search (-f) keeps a GPU's bounds-only default whatever the annotations say.
+  for (const std::string var : {"first_fail", "anti_first_fail", "most_constrained", "dom_w_deg", "max_regret",
+                                "input_order", "smallest", "largest"}) {
+    std::string t = original;
+    t.replace(at, 15, "solve :: int_search(q, " + var + ", indomain_min, complete) satisfy;");
+    const std::string p = ::testing::TempDir() + "kcp-queens-" + var + ".fzn";
+    std::ofstream(p) << t;
+    const bool reads = var != "input_order" && var != "smallest" && var != "largest";
+    for (const bool free : {false, true}) {
+      const CliRun r = free ? run({"-s", "-f", p}) : run({"-s", p});
+      EXPECT_EQ(r.code, 0) << var << r.err;
+      const bool on = !gpu || (reads && !free);
+      EXPECT_NE(r.out.find("%%%mzn-stat: bitsetSpan=" + std::string(on ? std::to_string(default_bitset_span) : "0") + "\n"),
+                std::string::npos)
+          << var << (free ? " -f" : "") << r.out;
+    }
+  }
   for (const std::string& space : available_spaces()) EXPECT_EQ(space_is_gpu(space), space == "cuda");
 }
 
@@ -163,6 +183,16 @@ TEST(EndToEnd, IntermediateSolutionsImprove) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_GE(count(r.out, "----------\n"), 1);
   EXPECT_EQ(r.out.substr(r.out.size() - 11), "==========\n");
+}
+
+// -t holds while preprocessing: this root fixpoint alone would run 10^9 propagations (minutes).
+TEST(EndToEnd, TheTimeLimitStopsALongRootFixpoint) {
+  const std::string path = temp_file("kcp-creep.fzn",
+                                     "var 0..1000000000: x;\nvar 0..1000000000: y;\nconstraint int_lt(x, y);\n"
+                                     "constraint int_lt(y, x);\nsolve satisfy;\n");
+  const CliRun r = run({"-t", "300", path});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("=====UNKNOWN=====\n", 0), 0u) << r.out;
 }
 
 TEST(EndToEnd, UnsatisfiableModel) {

@@ -7,6 +7,7 @@
 #include "solver/fzn/output.hpp"
 #include "solver/fzn/parser.hpp"
 #include "solver/fzn/solution_reader.hpp"
+#include "solver/options.hpp"
 #include "solver/search_plan.hpp"
 
 #include <CLI/CLI.hpp>
@@ -32,272 +33,7 @@ namespace kcp {
 
 namespace {
 
-struct Options {
-  std::string model;
-  bool all = false;
-  std::int64_t num_solutions = 1;
-  bool intermediate = false;
-  bool free_search = false;
-  int threads = 0;
-  std::uint64_t seed = 0;
-  bool statistics = false;
-  std::int64_t time_limit_ms = 0;
-  bool verbose = false;
-  std::string space = "default";
-  int team_size = 0;
-  int vector_length = 0;
-  int scratch_level = -1;
-  std::string shared_carveout = "fit";
-  std::int64_t slice_nodes = 0;
-  int probe_ms = 20;
-  int teams = 0;
-  int subproblem_depth = -1;
-  int subproblem_runs = 1;
-  std::string subproblem_path = "auto";
-  std::string end_game_givers = "auto";
-  int max_depth = 0;
-  bool sort_propagators = true;
-  bool local_fixpoint = false;
-  bool reconverge = true;
-  std::vector<std::string> global, no_global;  ///< global families forced native / decomposed
-  bool ternary_rows = false;
-  std::string verify;
-  int lane_row_terms = default_lane_row_terms;
-  bool snapshots = true;
-  bool dive_cache = true;
-  double portfolio = -1;
-  double rank_portfolio = -1;
-  std::string free_var_choice = "dom_w_deg";
-  std::string restart = "luby";
-  std::int64_t restart_base = 100;
-  bool lns = true;
-  bool phase_saving = true;
-  bool lns_windows = false;
-  double restart_share = 0.2;
-  std::string learn = "explain";
-  std::string mpi_work = "dynamic";
-  std::string mpi_explain = "all";
-  int nogood_capacity = 1024;
-  int nogood_max_length = 8;
-  std::string nogood_watches = "auto";
-  std::string end_game_split = "on";
-  int explain_export_length = 8;
-  int host_teams = kcp::host_teams_auto;
-  int explain_threads = kcp::explain_threads_auto;
-  int copy_distance = kcp::default_copy_distance;
-  std::string fixpoint = "auto";
-  bool preprocess = true;
-  int max_fixpoint_iterations = 4096;
-  std::int64_t bitset_span = default_bitset_span;
-  bool bitset_span_given = false;  ///< --bitset-span on the command line (see solve)
-#ifdef NDEBUG
-  bool check = false;
-#else
-  bool check = true;  // debug builds check every solution
-#endif
-};
 
-void add_options(CLI::App& app, Options& o) {
-  app.add_option("model", o.model, "FlatZinc model to solve")->required();
-  app.add_flag("-a,--all-solutions", o.all, "Satisfaction: print every solution; optimisation: every improving one");
-  app.add_option("-n,--num-solutions", o.num_solutions, "Satisfaction: stop after N solutions")
-      ->check(CLI::PositiveNumber);
-  app.add_flag("-i,--intermediate", o.intermediate, "Optimisation: print every improving solution");
-  app.add_flag("-f,--free-search", o.free_search, "Ignore the search annotations");
-  app.add_option("-p,--parallel", o.threads, "Host threads (OpenMP); 0: Kokkos' default")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("-r,--random-seed", o.seed, "Seed for random choices");
-  app.add_flag("-s,--statistics", o.statistics, "Print statistics as %%%mzn-stat lines");
-  app.add_option("-t,--time-limit", o.time_limit_ms, "Time limit in milliseconds (0: none)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_flag("-v,--verbose", o.verbose, "Progress messages on stderr");
-  app.add_option("--verify", o.verify,
-                 "Check the solutions in FILE (any solver's FlatZinc output) against the model instead of "
-                 "solving; exit status 3 when one is rejected")
-      ->check(CLI::ExistingFile);
-  std::vector<std::string> spaces = available_spaces();
-  spaces.insert(spaces.begin(), "default");
-  app.add_option("--space", o.space, "Execution space to search on")->check(CLI::IsMember(spaces));
-  app.add_option("--team-size", o.team_size, "Threads per team (0: the backend's default)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--vector-length", o.vector_length, "Vector lanes per thread (0: the backend's default)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--scratch-level", o.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
-      ->check(CLI::Range(-1, 1));
-  app.add_option("--shared-carveout", o.shared_carveout,
-                 "CUDA, Kokkos 3: the search kernel's shared memory share of the SM's L1 and shared memory, in "
-                 "percent; fit: what its resident teams need, kokkos: Kokkos' choice (all of it)")
-      ->check(CLI::IsMember({"fit", "kokkos"}) | CLI::Range(0, 100));
-  app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--subproblems", o.subproblem_depth,
-                 "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per complete team, 4 when "
-                 "optimising with --end-game-split)")
-      ->check(CLI::Range(-1, 40));
-  app.add_option("--subproblem-runs", o.subproblem_runs,
-                 "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "
-                 "teams is less; default 1: one at a time, as runs measured no faster)")
-      ->check(CLI::Range(1, 1 << 20));
-  app.add_option("--subproblem-path", o.subproblem_path,
-                 "The decisions on the subproblems' paths: branching (as the search annotations or free search "
-                 "branch), halves (the chosen variable's values split in two halves by count, so that the "
-                 "subproblems are more even; not with satisfaction's first solutions in order), or auto (the "
-                 "default: halves under mpirun on GPUs, else branching)")
-      ->check(CLI::IsMember({"branching", "halves", "auto"}));
-  app.add_option("--end-game-givers", o.end_game_givers,
-                 "Under mpirun with --end-game-split: which teams give the pieces other ranks ask for: any, "
-                 "shallow (the quarter of the busy teams whose work starts shallowest: larger pieces), or auto "
-                 "(the default: shallow on GPUs, else any)")
-      ->check(CLI::IsMember({"any", "shallow", "auto"}));
-  app.add_option("--end-game-split", o.end_game_split,
-                 "Once no subproblem is left, teams with none take open branches of the subproblems other teams "
-                 "still search: on (the default) or off (never with satisfaction's first solutions: they keep "
-                 "the sequential search's order)")
-      ->check(CLI::IsMember({"on", "off"}));
-  app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
-      ->check(CLI::NonNegativeNumber);
-  // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
-  app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to ~0.1 s launches)")
-      ->check(CLI::NonNegativeNumber)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("--probe-ms", o.probe_ms,
-                 "With the default teams and subproblems on a backend of several teams: search with one team "
-                 "(beside a GPU: one host thread) for up to this long first, and keep its answer when it "
-                 "finishes (0: no probe)")
-      ->check(CLI::NonNegativeNumber)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("--portfolio", o.portfolio,
-                 "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
-                 "the complete search, which alone proves optimality (0: complete search only; one team "
-                 "alternates between the two; default " +
-                     fmt::format("{}, {} on a GPU, {} on rank 0 under mpirun on GPUs", default_portfolio,
-                                 default_portfolio_gpu, default_portfolio_gpu_ranks) +
-                     ")")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--rank-portfolio", o.rank_portfolio,
-                 "Under mpirun: the share of the teams running restarts and large-neighbourhood search on ranks "
-                 "other than 0 (their complete search gets the rest; the host's teams beside a GPU run on every "
-                 "rank either way; -1, the default: 0 on GPUs, else as --portfolio)")
-      ->check(CLI::Range(-1.0, 1.0));
-  app.add_option("--host-teams", o.host_teams,
-                 "Optimisation: host threads running restarts and large-neighbourhood search beside the "
-                 "backend's teams, in the same process, sharing the best solution (0: none; -1: every host "
-                 "thread; -2, the default: -1 on a GPU, 0 on the host's backends)")
-      ->check(CLI::Range(-2, 1 << 20));
-  app.add_option("--free-var-choice", o.free_var_choice,
-                 "Variable choice of free search (-f, and the variables no annotation covers): dom_w_deg "
-                 "(failure-weighted, the default) or first_fail; the value choice splits the domain")
-      ->check(CLI::IsMember({"dom_w_deg", "first_fail"}));
-  app.add_option("--restart", o.restart,
-                 "Failure limits of the portfolio's runs: luby or geometric (times --restart-base), or none "
-                 "(no restarts or LNS: complete search only)")
-      ->check(CLI::IsMember({"luby", "geometric", "none"}));
-  app.add_option("--restart-base", o.restart_base, "Failures of the restart sequence's unit (default 100)")
-      ->check(CLI::PositiveNumber);
-  app.add_flag("--lns,!--no-lns", o.lns,
-               "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
-               "off: restarts only)");
-  app.add_option("--restart-share", o.restart_share,
-                 "Once a solution exists, the share of the portfolio's runs that still restart from the root "
-                 "instead of searching a neighbourhood (they are the runs --learn restart learns from; default 0.2)")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_flag("--lns-windows,!--no-lns-windows", o.lns_windows,
-               "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
-               "random share (default off)");
-  app.add_flag("--phase-saving,!--no-phase-saving", o.phase_saving,
-               "The portfolio's runs branch towards the best solution's values first once one exists (solution "
-               "phase saving; default on)");
-  app.add_option("--learn", o.learn,
-                 "What kcp learns: none; restart (when optimising, the portfolio's runs from the root leave "
-                 "reduced nld-nogoods for every team, and a proof when one is searched to the end); all "
-                 "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
-                 "its failures and learns clauses by conflict analysis, the short ones shared; on satisfaction "
-                 "models with -a or -f it also finds solutions; the default)")
-      ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
-  app.add_option("--explain-threads", o.explain_threads,
-                 "With --learn explain: explaining searches per process, each on a host thread, in its own variable "
-                 "order and restart unit, sharing their clauses (0, the default: one per four host threads beside "
-                 "a GPU, at most four, taken from --host-teams -1's; one on the host's backends)")
-      ->check(CLI::Range(0, 256));
-  app.add_option("--mpi-work", o.mpi_work,
-                 "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
-                 "the default) or static (chunks dealt round-robin by rank)")
-      ->check(CLI::IsMember({"dynamic", "static"}));
-  app.add_option("--mpi-explain", o.mpi_explain,
-                 "Under mpirun with --learn explain: all (every rank runs an explaining search in its own variable "
-                 "order and sends the clauses it shares to the others; the default) or root (rank 0's alone)")
-      ->check(CLI::IsMember({"all", "root"}));
-  app.add_option("--explain-length", o.explain_export_length,
-                 "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")
-      ->check(CLI::Range(0, 1 << 16));
-  app.add_option("--nogood-capacity", o.nogood_capacity,
-                 "Nogoods the learned pool holds (the least active half goes when it is full; default 1024)")
-      ->check(CLI::Range(1, 1 << 24));
-  app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 8)")
-      ->check(CLI::Range(1, 1 << 16));
-  app.add_option("--nogood-watches", o.nogood_watches,
-                 "Teams watch two literals of each nogood, so that only those wake it: on, off, or auto (the "
-                 "default: on)")
-      ->check(CLI::IsMember({"auto", "on", "off"}));
-  app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
-               "Equality merging, root propagation and removal of entailed propagators (default on)");
-  {
-    std::vector<std::string> names;
-    std::string list, host_decomposed, gpu_decomposed;
-    auto join = [](std::string& to, const char* name) { to += (to.empty() ? "" : ", ") + std::string(name); };
-    for_each_global_family([&](auto family, int) {
-      names.push_back(family.name);
-      join(list, family.name);
-      if (!family.native_on_host) join(host_decomposed, family.name);
-      if (!family.native_on_gpu) join(gpu_decomposed, family.name);
-    });
-    app.add_option("--global", o.global,
-                   "Propagate this global family natively, where the backend's default is its decomposition "
-                   "(repeatable; one of " + list + "; decomposed by default on the host: " +
-                       (host_decomposed.empty() ? "none" : host_decomposed) + "; on GPUs: " +
-                       (gpu_decomposed.empty() ? "none" : gpu_decomposed) + ")")
-        ->check(CLI::IsMember(names));
-    app.add_option("--no-global", o.no_global,
-                   "Compile this global family as a decomposition instead (repeatable; one of " + list + ")")
-        ->check(CLI::IsMember(names));
-  }
-  app.add_option("--max-fixpoint-iterations", o.max_fixpoint_iterations,
-                 "Per node; a node still changing after that many is branched on (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--bitset-span", o.bitset_span,
-                 "Variables whose domain spans at most K values keep a bitset of the values left (domains with "
-                 "holes), the narrowest first while all of them fit in " + std::to_string(default_bitset_words) +
-                     " 64-bit words; the others keep bounds only (statistic boundsOnlyVariables). 0: bounds only for "
-                     "all (default " + std::to_string(default_bitset_span) + "; on a GPU 0 unless the annotated search reads holes: "
-                     "indomain_median/random, or first_fail, anti_first_fail, most_constrained, dom_w_deg, max_regret; "
-                     "perf/NOTES.md entry 47)")
-      ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 20));
-  app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
-  app.add_flag("--local-fixpoint", o.local_fixpoint,
-               "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
-  app.add_flag("--reconverge,!--no-reconverge", o.reconverge,
-               "Start each chunk of lane propagators on a reconverged vector group (default on; off to measure)");
-  app.add_flag("--ternary-rows", o.ternary_rows,
-               "Rewrite linear rows as ternary propagators x = y op z, Turbo's form (to measure native rows)");
-  app.add_option("--lane-row-terms", o.lane_row_terms,
-                 "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--fixpoint", o.fixpoint,
-                 "queue: run only the propagators of changed variables; ac1: every propagator each iteration; auto "
-                 "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
-      ->check(CLI::IsMember({"auto", "queue", "ac1"}));
-  app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
-               "Backtrack from saved copies of stores, not from the root (default on)");
-  app.add_flag("--dive-cache,!--no-dive-cache", o.dive_cache,
-               "Teams share the stores at one depth of their dives into the subproblems, and a dive starts from "
-               "there when another team reached it (default on)");
-  app.add_option("--copy-distance", o.copy_distance,
-                 "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
-                 "copy above it (default " +
-                     std::to_string(kcp::default_copy_distance) + "); 0: copy only the subproblem's root")
-      ->check(CLI::NonNegativeNumber);
-  app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
-}
 
 /// Set by SIGINT/SIGTERM: the search stops at the end of its current launch, and kcp prints the best
 /// solution and the statistics.
@@ -719,6 +455,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& output_stream, std:
   std::ostream& err = speaks ? error_stream : nowhere;
   CLI::App app{"kcp: a constraint solver for FlatZinc models on Kokkos (Serial, OpenMP, CUDA)", "kcp"};
   app.set_version_flag("--version", KCP_VERSION);
+  app.set_help_all_flag("--help-all", "Print every option, the tuning and experiment groups too, and exit");
   Options o;
   add_options(app, o);
   if (const std::string bad = unknown_short_group(app, argc, argv); !bad.empty()) {
@@ -733,7 +470,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& output_stream, std:
       if (std::find(o.no_global.begin(), o.no_global.end(), name) != o.no_global.end())
         throw CLI::ValidationError("--global and --no-global both name " + name);
   } catch (const CLI::CallForHelp&) {
-    out << app.help();
+    out << help_text(app, false) << "\n--help-all: every option, the tuning and experiment groups too.\n";
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << help_text(app, true);
     return 0;
   } catch (const CLI::CallForVersion&) {
     out << "kcp " << KCP_VERSION << "\n";

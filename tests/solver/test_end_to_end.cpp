@@ -1,6 +1,7 @@
 // The kcp command line end to end, in process: exact FlatZinc output on the shipped examples, and a
 // clear message with a non-zero exit on bad input.
 #include "domains/store.hpp"
+#include "solver/options.hpp"
 #include "solver/run.hpp"
 
 #include "search/launch.hpp"
@@ -8,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 namespace kcp {
@@ -133,6 +136,35 @@ TEST(EndToEnd, BitsetsOnGpusOnlyWhereTheSearchReadsHolesOrAsked) {
     }
   }
   for (const std::string& space : available_spaces()) EXPECT_EQ(space_is_gpu(space), space == "cuda");
+}
+
+// Every option is in one of the three groups; --help lists the user's (one screen), --help-all all.
+TEST(EndToEnd, HelpListsTheUsersOptionsAndHelpAllEveryGroup) {
+  CLI::App app;
+  Options o;
+  add_options(app, o);
+  std::map<std::string, int> per_group;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_name() == "--help") continue;  // CLI11's own, in the user's group
+    bool known = false;
+    for (const OptionGroup g : option_groups) known = known || opt->get_group() == option_group_title(g);
+    EXPECT_TRUE(known) << opt->get_name() << " in group '" << opt->get_group() << "'";
+    ++per_group[opt->get_group()];
+  }
+  for (const OptionGroup g : option_groups) EXPECT_GT(per_group[option_group_title(g)], 0) << option_group_title(g);
+  const CliRun help = run({"--help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_LE(std::count(help.out.begin(), help.out.end(), '\n'), 40) << help.out;
+  for (const char* shown : {"--time-limit", "--space", "--learn", "--verify", "--help-all"})
+    EXPECT_NE(help.out.find(shown), std::string::npos) << shown;
+  for (const char* hidden : {"--teams", "--bitset-span", "--local-fixpoint", "Tuning", "Experiments"})
+    EXPECT_EQ(help.out.find(hidden), std::string::npos) << hidden;
+  const CliRun all = run({"--help-all"});
+  EXPECT_EQ(all.code, 0);
+  for (const OptionGroup g : option_groups)
+    EXPECT_NE(all.out.find(std::string(option_group_title(g)) + ":"), std::string::npos) << option_group_title(g);
+  for (const CLI::Option* opt : app.get_options())
+    for (const std::string& name : opt->get_lnames()) EXPECT_NE(all.out.find("--" + name), std::string::npos) << name;
 }
 
 TEST(EndToEnd, GlobalFamiliesFollowTheBackendDefaultAndTheFlags) {

@@ -49,7 +49,8 @@
 //
 // Levels: one team per subproblem worker (CUDA: a block; OpenMP: a thread). The control logic runs in
 // Kokkos::single(PerTeam) and is published through team scratch behind a team_barrier; store copies
-// are TeamThreadRange; branching is a TeamThreadRange reduction; the fixpoint is team_fixpoint.
+// are TeamThreadRange; branching is a TeamThreadRange reduction; the fixpoint is the event-driven queue_fixpoint or
+// AC1's team_fixpoint (domains/fixpoint.hpp; SearchReport::queue_fixpoint says which).
 #pragma once
 
 #include "domains/fixpoint.hpp"

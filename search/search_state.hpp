@@ -74,7 +74,7 @@ enum TeamSlot : int {
   team_subproblem = 0,  ///< index of the subproblem in hand, -1 when none
   team_idle,            ///< 1 once no subproblem is left to take
   team_depth,           ///< decisions on the stack
-  team_restore,         ///< 1 when the next node is recomputed from the root
+  team_restore,         ///< 1 when the next node is rebuilt: from the dive cache, the deepest store copy above it, or the root
   team_has_solution,    ///< 1 when the solution slot holds a solution the host has not seen
   team_nodes,
   team_failures,

@@ -74,7 +74,7 @@ struct SearchOptions {
   VarChoice free_var_choice = default_free_var_choice;  ///< its variable choice (split on the value)
   std::uint64_t seed = 0;            ///< random value choices
   std::uint64_t free_salt = 0;       ///< mixed into the free runs' draws only (a distributed search's ranks)
-  std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.1 s launches
+  std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.05 s launches (1 s for the host's teams beside a GPU)
   int teams = 0;                     ///< 0: as many as the backend runs at once
   int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per complete team (4: see solve.cpp's subproblems_per_row)
   int max_depth = 0;                 ///< decision stack per team; 0: sized from the model and the teams

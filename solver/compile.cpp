@@ -1,5 +1,6 @@
 // The registry: every int and bool builtin of MiniZinc 2.6's FlatZinc library (the set the checker
-// knows) onto kcp's three propagator families. Constants become fixed store variables where a family
+// knows) onto kcp's propagator families (ternary, linear rows, element, and the globals of
+// domains/globals.hpp). Constants become fixed store variables where a family
 // needs a variable (`constant(v)`, cached per value); in rows they fold into the right-hand side.
 //
 //   builtin                                   families

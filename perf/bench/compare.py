@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 """Compare benchmark CSVs (run.py) by final objective and proofs, against each other and the reference rows.
 
-usage: compare.py RUN.csv [RUN.csv ...] [--names A B ...] [--out TABLE.md]
+usage: compare.py RUN.csv [RUN.csv ...] [--names A B ...] [--out TABLE.md] [--reference DIR]
 
 For each run: optima proven, solutions, unknowns; then better / equal / worse final objective than every
 other run given and than the references in ../shared/benchmarks/reference/ (Turbo H100 15 s, Gecode 60 s,
-Chuffed 15 s fixed and free search). A run that proves an optimum counts as better than one that finds
+Chuffed 15 s fixed and free search, on the standard library and on Chuffed's own where present). A run that proves an optimum counts as better than one that finds
 the same objective without proof; no solution is worse than any. Then one line per instance.
 """
 import argparse, csv, os, sys
@@ -19,19 +19,21 @@ def load_run(path):
         return {r['instance']: (r['status'], r.get('objective', ''), r.get('kind', '')) for r in csv.DictReader(f)}
 
 
-def load_refs():
+def load_refs(ref_dir=REF):
     refs = {}
+    REF = ref_dir
     p = os.path.join(REF, 'turbo-h100-15s.csv')
     if os.path.exists(p):
         refs['Turbo'] = {r['instance']: (r['status'], r['objective'], '') for r in csv.DictReader(open(p))}
     p = os.path.join(REF, 'gecode-60s.csv')
     if os.path.exists(p):
         refs['Gecode 60s'] = {r['instance']: (r['status'], r['objective'], r['kind']) for r in csv.DictReader(open(p))}
-    p = os.path.join(REF, 'chuffed-15s.csv')
-    if os.path.exists(p):
-        for search in ('fixed', 'free'):
-            refs[f'Chuffed {search}'] = {r['instance']: (r['status'], r['objective'], r['kind'])
-                                         for r in csv.DictReader(open(p)) if r['search'] == search}
+    for label, name in (('Chuffed', 'chuffed-15s.csv'), ('Chuffed-lib', 'chuffed-lib-15s.csv')):
+        p = os.path.join(REF, name)
+        if os.path.exists(p):
+            for search in ('fixed', 'free'):
+                refs[f'{label} {search}'] = {r['instance']: (r['status'], r['objective'], r['kind'])
+                                             for r in csv.DictReader(open(p)) if r['search'] == search}
     return refs
 
 
@@ -60,10 +62,12 @@ def main():
     ap.add_argument('runs', nargs='+')
     ap.add_argument('--names', nargs='*')
     ap.add_argument('--out', default='')
+    ap.add_argument('--reference', default=REF, help='the folder of reference CSVs (default: the dev set\'s; the '
+                    'breadth set\'s is ../shared/benchmarks/breadth/reference)')
     args = ap.parse_args()
     names = args.names or [os.path.basename(p)[:-4] for p in args.runs]
     runs = [load_run(p) for p in args.runs]
-    refs = load_refs()
+    refs = load_refs(args.reference)
     kind = kinds(runs + list(refs.values()))
     instances = sorted(set().union(*[set(r) for r in runs]))
     lines = []

@@ -30,7 +30,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("-f,--free-search", o.free_search, "Ignore the search annotations");
   app.add_option("-p,--parallel", o.threads, "Host threads (OpenMP); 0: Kokkos' default")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("-r,--random-seed", o.seed, "Seed for random choices");
+  app.add_option("-r,--random-seed", o.search.seed, "Seed for random choices");
   app.add_flag("-s,--statistics", o.statistics, "Print statistics as %%%mzn-stat lines");
   app.add_option("-t,--time-limit", o.time_limit_ms, "Time limit in milliseconds (0: none)")
       ->check(CLI::NonNegativeNumber);
@@ -54,17 +54,17 @@ void add_options(CLI::App& app, Options& o) {
   // Tuning: settings with measured defaults (perf/NOTES.md says on what), for runs on other machines and
   // models.
   app.option_defaults()->group(option_group_title(OptionGroup::tuning));
-  app.add_option("--teams", o.teams, "Teams searching at once (0: as many as the backend runs at once)")
+  app.add_option("--teams", o.search.teams, "Teams searching at once (0: as many as the backend runs at once)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--team-size", o.team_size, "Threads per team (0: the backend's default)")
+  app.add_option("--team-size", o.search.team_size, "Threads per team (0: the backend's default)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--vector-length", o.vector_length, "Vector lanes per thread (0: the backend's default)")
+  app.add_option("--vector-length", o.search.vector_length, "Vector lanes per thread (0: the backend's default)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--shared-carveout", o.shared_carveout,
                  "CUDA, Kokkos 3: the search kernel's shared memory share of the SM's L1 and shared memory, in "
                  "percent; fit: what its resident teams need, kokkos: Kokkos' choice (all of it)")
       ->check(CLI::IsMember({"fit", "kokkos"}) | CLI::Range(0, 100));
-  app.add_option("--subproblems", o.subproblem_depth,
+  app.add_option("--subproblems", o.search.subproblem_depth,
                  "Split the root into 2^P subproblems (-1: 0 for one team, else at least 16 per complete team, 4 when "
                  "optimising with --end-game-split)")
       ->check(CLI::Range(-1, 40));
@@ -80,7 +80,7 @@ void add_options(CLI::App& app, Options& o) {
                  "the sequential search's order)")
       ->check(CLI::IsMember({"on", "off"}));
   // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
-  app.add_option("--slice-nodes", o.slice_nodes, "Nodes per team per kernel launch (0: adapted to launches of ~0.05 s)")
+  app.add_option("--slice-nodes", o.search.slice_nodes, "Nodes per team per kernel launch (0: adapted to launches of ~0.05 s)")
       ->check(CLI::NonNegativeNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--probe-ms", o.probe_ms,
@@ -102,7 +102,7 @@ void add_options(CLI::App& app, Options& o) {
                  "other than 0 (their complete search gets the rest; the host's teams beside a GPU run on every "
                  "rank either way; -1, the default: 0 on GPUs, else as --portfolio)")
       ->check(CLI::Range(-1.0, 1.0));
-  app.add_option("--host-teams", o.host_teams,
+  app.add_option("--host-teams", o.search.host_teams,
                  "Optimisation: host threads running restarts and large-neighbourhood search beside the "
                  "backend's teams, in the same process, sharing the best solution (0: none; -1: every host "
                  "thread; -2, the default: -1 on a GPU, 0 on the host's backends)")
@@ -115,36 +115,36 @@ void add_options(CLI::App& app, Options& o) {
                  "Failure limits of the portfolio's runs: luby or geometric (times --restart-base), or none "
                  "(no restarts or LNS: complete search only)")
       ->check(CLI::IsMember({"luby", "geometric", "none"}));
-  app.add_option("--restart-base", o.restart_base, "Failures of the restart sequence's unit (default 100)")
+  app.add_option("--restart-base", o.search.restart_base, "Failures of the restart sequence's unit (default 100)")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--lns,!--no-lns", o.lns,
+  app.add_flag("--lns,!--no-lns", o.search.lns,
                "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
                "off: restarts only)");
-  app.add_option("--restart-share", o.restart_share,
+  app.add_option("--restart-share", o.search.restart_share,
                  "Once a solution exists, the share of the portfolio's runs that still restart from the root "
                  "instead of searching a neighbourhood (they are the runs --learn restart learns from; default 0.2)")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_flag("--phase-saving,!--no-phase-saving", o.phase_saving,
+  app.add_flag("--phase-saving,!--no-phase-saving", o.search.phase_saving,
                "The portfolio's runs branch towards the best solution's values first once one exists (solution "
                "phase saving; default on)");
-  app.add_option("--explain-threads", o.explain_threads,
+  app.add_option("--explain-threads", o.search.explain_threads,
                  "With --learn explain: explaining searches per process, each on a host thread, in its own variable "
                  "order and restart unit, sharing their clauses (0, the default: one per four host threads beside "
                  "a GPU, at most four, taken from --host-teams -1's; one on the host's backends)")
       ->check(CLI::Range(0, 256));
-  app.add_option("--explain-length", o.explain_export_length,
+  app.add_option("--explain-length", o.search.explain_export_length,
                  "With --learn explain: the longest learned clause shared with every team, in literals (default 8)")
       ->check(CLI::Range(0, 1 << 16));
-  app.add_option("--nogood-capacity", o.nogood_capacity,
+  app.add_option("--nogood-capacity", o.search.nogood_capacity,
                  "Nogoods the learned pool holds (the least active half goes when it is full; default 1024)")
       ->check(CLI::Range(1, 1 << 24));
-  app.add_option("--nogood-length", o.nogood_max_length, "Longest nogood kept, in literals (default 8)")
+  app.add_option("--nogood-length", o.search.nogood_max_length, "Longest nogood kept, in literals (default 8)")
       ->check(CLI::Range(1, 1 << 16));
   app.add_option("--mpi-work", o.mpi_work,
                  "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
                  "the default) or static (chunks dealt round-robin by rank)")
       ->check(CLI::IsMember({"dynamic", "static"}));
-  app.add_flag("--preprocess,!--no-preprocess", o.preprocess,
+  app.add_flag("--preprocess,!--no-preprocess", o.compile.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
     std::vector<std::string> names;
@@ -178,25 +178,25 @@ void add_options(CLI::App& app, Options& o) {
                  "queue: run only the propagators of changed variables; ac1: every propagator each iteration; auto "
                  "(default): queue, but ac1 on GPUs when a variable is read by over 16 propagators on average")
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
-  app.add_option("--max-fixpoint-iterations", o.max_fixpoint_iterations,
+  app.add_option("--max-fixpoint-iterations", o.search.max_fixpoint_iterations,
                  "Per node; a node still changing after that many is branched on (0: no limit)")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--snapshot,!--no-snapshot", o.snapshots,
+  app.add_flag("--snapshot,!--no-snapshot", o.search.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
-  app.add_option("--copy-distance", o.copy_distance,
+  app.add_option("--copy-distance", o.search.copy_distance,
                  "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
                  "copy above it (default " +
                      std::to_string(kcp::default_copy_distance) + "); 0: copy only the subproblem's root")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--max-depth", o.max_depth, "Decisions per team's stack (0: sized from the model)")
+  app.add_option("--max-depth", o.search.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
 
   // Experiments: switches kept so that a measurement can be repeated; one that measurement retires goes
   // (its figures stay in perf/NOTES.md).
   app.option_defaults()->group(option_group_title(OptionGroup::experiment));
-  app.add_option("--scratch-level", o.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
+  app.add_option("--scratch-level", o.search.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
       ->check(CLI::Range(-1, 1));
-  app.add_option("--subproblem-runs", o.subproblem_runs,
+  app.add_option("--subproblem-runs", o.search.subproblem_runs,
                  "Complete teams take runs of up to N consecutive subproblems (fewer when what is left over the "
                  "teams is less; default 1: one at a time, as runs measured no faster)")
       ->check(CLI::Range(1, 1 << 20));
@@ -205,7 +205,7 @@ void add_options(CLI::App& app, Options& o) {
                  "shallow (the quarter of the busy teams whose work starts shallowest: larger pieces), or auto "
                  "(the default: shallow on GPUs, else any)")
       ->check(CLI::IsMember({"any", "shallow", "auto"}));
-  app.add_flag("--lns-windows,!--no-lns-windows", o.lns_windows,
+  app.add_flag("--lns-windows,!--no-lns-windows", o.search.lns_windows,
                "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
                "random share (default off)");
   app.add_option("--mpi-explain", o.mpi_explain,
@@ -216,17 +216,17 @@ void add_options(CLI::App& app, Options& o) {
                  "Teams watch two literals of each nogood, so that only those wake it: on, off, or auto (the "
                  "default: on)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
-  app.add_flag("--dive-cache,!--no-dive-cache", o.dive_cache,
+  app.add_flag("--dive-cache,!--no-dive-cache", o.search.dive_cache,
                "Teams share the stores at one depth of their dives into the subproblems, and a dive starts from "
                "there when another team reached it (default on)");
-  app.add_flag("--sort,!--no-sort", o.sort_propagators, "Order ternary propagators by operation (default on)");
-  app.add_flag("--local-fixpoint", o.local_fixpoint,
+  app.add_flag("--sort,!--no-sort", o.search.sort_propagators, "Order ternary propagators by operation (default on)");
+  app.add_flag("--local-fixpoint", o.search.local_fixpoint,
                "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
-  app.add_flag("--reconverge,!--no-reconverge", o.reconverge,
+  app.add_flag("--reconverge,!--no-reconverge", o.search.reconverge,
                "Start each chunk of lane propagators on a reconverged vector group (default on; off to measure)");
-  app.add_flag("--ternary-rows", o.ternary_rows,
+  app.add_flag("--ternary-rows", o.compile.ternary_rows,
                "Rewrite linear rows as ternary propagators x = y op z, Turbo's form (to measure native rows)");
-  app.add_option("--lane-row-terms", o.lane_row_terms,
+  app.add_option("--lane-row-terms", o.search.lane_row_terms,
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
       ->check(CLI::NonNegativeNumber);
   app.option_defaults()->group(option_group_title(OptionGroup::user));

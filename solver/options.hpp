@@ -11,6 +11,7 @@
 #include "domains/program.hpp"
 #include "domains/store.hpp"
 #include "search/solve.hpp"
+#include "solver/compile.hpp"
 
 namespace kcp {
 
@@ -34,57 +35,32 @@ struct Options {
   bool intermediate = false;
   bool free_search = false;
   int threads = 0;
-  std::uint64_t seed = 0;
   bool statistics = false;
   std::int64_t time_limit_ms = 0;
   bool verbose = false;
   std::string space = "default";
-  int team_size = 0;
-  int vector_length = 0;
-  int scratch_level = -1;
   std::string shared_carveout = "fit";
-  std::int64_t slice_nodes = 0;
   int probe_ms = 20;
-  int teams = 0;
-  int subproblem_depth = -1;
-  int subproblem_runs = 1;
   std::string subproblem_path = "auto";
   std::string end_game_givers = "auto";
-  int max_depth = 0;
-  bool sort_propagators = true;
-  bool local_fixpoint = false;
-  bool reconverge = true;
   std::vector<std::string> global, no_global;  ///< global families forced native / decomposed
-  bool ternary_rows = false;
   std::string verify;
-  int lane_row_terms = default_lane_row_terms;
-  bool snapshots = true;
-  bool dive_cache = true;
   double portfolio = -1;
   double rank_portfolio = -1;
   std::string free_var_choice = "dom_w_deg";
   std::string restart = "luby";
-  std::int64_t restart_base = 100;
-  bool lns = true;
-  bool phase_saving = true;
-  bool lns_windows = false;
-  double restart_share = 0.2;
   std::string learn = "explain";
   std::string mpi_work = "dynamic";
   std::string mpi_explain = "all";
-  int nogood_capacity = 1024;
-  int nogood_max_length = 8;
   std::string nogood_watches = "auto";
   std::string end_game_split = "on";
-  int explain_export_length = 8;
-  int host_teams = kcp::host_teams_auto;
-  int explain_threads = kcp::explain_threads_auto;
-  int copy_distance = kcp::default_copy_distance;
   std::string fixpoint = "auto";
-  bool preprocess = true;
-  int max_fixpoint_iterations = 4096;
   std::int64_t bitset_span = default_bitset_span;
   bool bitset_span_given = false;  ///< --bitset-span on the command line (see solve)
+  /// Options that are the search's or the compiler's settings as they are bind to these directly (their
+  /// defaults are the structs'); solve() fills in the rest.
+  SearchOptions search;
+  CompileOptions compile;
 #ifdef NDEBUG
   bool check = false;
 #else

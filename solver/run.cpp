@@ -92,9 +92,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   const bool gpu = space_is_gpu(o.space);
   std::int64_t bitset_span = o.bitset_span;
   if (gpu && !o.bitset_span_given && (o.free_search || !search_reads_holes(model))) bitset_span = 0;
-  CompileOptions co;
-  co.preprocess = o.preprocess;
-  co.ternary_rows = o.ternary_rows;
+  CompileOptions co = o.compile;
   co.bitset_span = bitset_span;
   // Each global family native or decomposed: the backend's default (domains/globals.hpp), then the flags.
   for_each_global_family([&](auto family, int f) {
@@ -122,7 +120,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
                compiled.program.num_rows(), init_s,
                compiled.preprocess.stopped ? "; the time limit stopped the root fixpoint" : "");
 
-  SearchOptions so;
+  SearchOptions so = o.search;
   {
     SearchPlan plan = plan_search(model, compiled);
     // LNS fixes the model's decision variables: the annotated ones (under -f too), else the output
@@ -138,10 +136,6 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       so.phases = std::move(plan.phases);
     }
   }
-  so.seed = o.seed;
-  so.teams = o.teams;
-  so.subproblem_depth = o.subproblem_depth;
-  so.subproblem_runs = o.subproblem_runs;
   // Under mpirun on GPUs: halved paths, shallow givers, and ranks after the first giving their GPU's
   // teams all to the complete search (diameterc-mst on four H200s 2.05 -> 0.96 s, perf/NOTES.md entry 36),
   // rank 0's a twentieth free (below, entry 38); on the host's backends, unmeasured there, as in one process.
@@ -150,52 +144,29 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.halve_path = o.subproblem_path == "halves" || (o.subproblem_path == "auto" && gpu_ranks);
   so.shallow_givers = o.end_game_givers == "shallow" || (o.end_game_givers == "auto" && gpu_ranks);
   so.end_game_split = o.end_game_split == "on";
-  so.max_depth = o.max_depth;
   so.interrupted = &interrupted;
   so.objective = compiled.objective;
   so.max_solutions = o.all ? 0 : o.num_solutions;
   so.ordered_solutions = !o.free_search;  // the sequential order is the annotations'
   // What parsing and compiling left of the limit; never 0, which would mean no limit.
   so.time_limit_s = o.time_limit_ms > 0 ? std::max(1e-3, o.time_limit_ms / 1000.0 - init_s) : 0;
-  so.slice_nodes = o.slice_nodes;
   so.bitset_span = bitset_span;
   so.probe_s = o.probe_ms / 1000.0;
-  so.team_size = o.team_size;
-  so.vector_length = o.vector_length;
-  so.scratch_level = o.scratch_level;
   so.shared_carveout = o.shared_carveout == "fit" ? -1 : o.shared_carveout == "kokkos" ? -2 : std::stoi(o.shared_carveout);
-  so.sort_propagators = o.sort_propagators;
-  so.local_fixpoint = o.local_fixpoint;
-  so.reconverge = o.reconverge;
-  so.lane_row_terms = o.lane_row_terms;
-  so.snapshots = o.snapshots;
-  so.dive_cache = o.dive_cache;
-  so.copy_distance = o.copy_distance;
   so.fixpoint_mode = o.fixpoint == "queue" ? FixpointMode::queue
                      : o.fixpoint == "ac1" ? FixpointMode::ac1
                                            : FixpointMode::automatic;
-  so.max_fixpoint_iterations = o.max_fixpoint_iterations;
   so.portfolio = o.portfolio >= 0 ? o.portfolio : gpu_ranks ? default_portfolio_gpu_ranks : -1.0;
   so.rank_portfolio = o.rank_portfolio >= 0 ? o.rank_portfolio : gpu_ranks ? 0.0 : -1.0;
   so.free_var_choice = o.free_var_choice == "first_fail" ? VarChoice::first_fail : VarChoice::dom_wdeg;
   so.restart = o.restart == "geometric" ? RestartSequence::geometric
                : o.restart == "none"    ? RestartSequence::none
                                         : RestartSequence::luby;
-  so.restart_base = o.restart_base;
-  so.lns = o.lns;
-  so.phase_saving = o.phase_saving;
-  so.lns_windows = o.lns_windows;
-  so.restart_share = o.restart_share;
   so.learn = o.learn == "restart"   ? LearnMode::restart
              : o.learn == "all"     ? LearnMode::all
              : o.learn == "explain" ? LearnMode::explain
                                     : LearnMode::none;
-  so.explain_export_length = o.explain_export_length;
-  so.nogood_capacity = o.nogood_capacity;
-  so.nogood_max_length = o.nogood_max_length;
   so.nogood_watches = o.nogood_watches == "on" ? 1 : o.nogood_watches == "off" ? 0 : -1;
-  so.host_teams = o.host_teams;
-  so.explain_threads = o.explain_threads;
   so.peers = peers;
   so.static_chunks = o.mpi_work == "static";
   so.explain_every_rank = o.mpi_explain == "all";
@@ -284,7 +255,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       stat(out, family.statistic, std::to_string(compiled.program.global[std::size_t(f)].size()));
     });
     stat(out, "mergedVariables", std::to_string(pre.merged_variables));
-    if (o.ternary_rows) {
+    if (o.compile.ternary_rows) {
       stat(out, "ternarizedRows", std::to_string(compiled.ternarized.rows_rewritten));
       stat(out, "nativeRowsKept", std::to_string(compiled.ternarized.rows_kept));
     }

@@ -167,6 +167,38 @@ TEST(EndToEnd, HelpListsTheUsersOptionsAndHelpAllEveryGroup) {
     for (const std::string& name : opt->get_lnames()) EXPECT_NE(all.out.find("--" + name), std::string::npos) << name;
 }
 
+// Options bound straight to the search's and the compiler's settings: the structs' defaults when not
+// given, the value when given.
+TEST(EndToEnd, OptionsBindToTheSearchAndCompileSettings) {
+  {
+    CLI::App app;
+    Options o;
+    add_options(app, o);
+    app.parse(std::string("m.fzn"), false);
+    const SearchOptions d;
+    EXPECT_EQ(o.search.teams, d.teams);
+    EXPECT_EQ(o.search.copy_distance, d.copy_distance);
+    EXPECT_EQ(o.search.lns, d.lns);
+    EXPECT_EQ(o.search.nogood_capacity, d.nogood_capacity);
+    EXPECT_EQ(o.compile.preprocess, CompileOptions{}.preprocess);
+  }
+  CLI::App app;
+  Options o;
+  add_options(app, o);
+  app.parse(std::string("--teams 7 --copy-distance 3 --no-lns --nogood-capacity 99 --restart-share 0.5 "
+                        "--no-preprocess --ternary-rows -r 42 m.fzn"),
+            false);
+  EXPECT_EQ(o.model, "m.fzn");
+  EXPECT_EQ(o.search.teams, 7);
+  EXPECT_EQ(o.search.copy_distance, 3);
+  EXPECT_FALSE(o.search.lns);
+  EXPECT_EQ(o.search.nogood_capacity, 99);
+  EXPECT_DOUBLE_EQ(o.search.restart_share, 0.5);
+  EXPECT_EQ(o.search.seed, 42u);
+  EXPECT_FALSE(o.compile.preprocess);
+  EXPECT_TRUE(o.compile.ternary_rows);
+}
+
 TEST(EndToEnd, GlobalFamiliesFollowTheBackendDefaultAndTheFlags) {
   // all_different is native on GPUs and decomposed on the host unless asked (perf/NOTES.md entry 17);
   // cumulative and var_element are native everywhere unless --no-global says otherwise.

@@ -1,5 +1,6 @@
 #include "search/solve.hpp"
 
+#include "domains/root_fixpoint.hpp"
 #include "search/explain.hpp"
 #include "search/parallel_search.hpp"
 
@@ -171,14 +172,21 @@ std::vector<std::int32_t> neighbourhood_vars(const SearchOptions& o, int n) {
 }
 
 /// Replaces the program's root store by its fixpoint (so that a restore from the root starts the
-/// event-driven fixpoint from the replayed decisions' events only); keeps it when the root fails or
-/// the fixpoint is capped. Returns whether it did.
-bool root_to_fixpoint(Program& program, DeviceProgram<Kokkos::HostSpace>& host, int max_iterations) {
+/// event-driven fixpoint from the replayed decisions' events only); keeps it when the root fails, or
+/// when the fixpoint stops first: at the time limit (`time_limit_s` from now, 0: none), or after
+/// max_iterations AC1 sweeps' worth of propagator runs. Returns whether it did. Event-driven: AC1 took
+/// 1.6 s of pentominoes_02's 3 s here (perf/NOTES.md entry 49).
+bool root_to_fixpoint(Program& program, DeviceProgram<Kokkos::HostSpace>& host, int max_iterations, double time_limit_s) {
   std::vector<std::int32_t> lb = program.lb, ub = program.ub;
   std::vector<DomainWord> bits = program.bits;
-  const FixpointResult r = serial_fixpoint(host, host.store<false>(lb.data(), ub.data(), bits.data()),
-                                           max_iterations > 0 ? max_iterations : 4096);
-  if (r.failed || r.capped) return false;
+  const auto deadline = time_limit_s > 0 ? std::chrono::steady_clock::now() +
+                                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                   std::chrono::duration<double>(time_limit_s))
+                                         : std::chrono::steady_clock::time_point::max();
+  const RootFixpointResult r =
+      event_fixpoint(program, host, host.store<false>(lb.data(), ub.data(), bits.data()), deadline,
+                     std::int64_t(max_iterations > 0 ? max_iterations : 4096) * std::max(1, program.num_propagators()));
+  if (r.failed || r.stopped) return false;
   host.root_lb = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_lb", lb);
   host.root_ub = detail::upload<std::int32_t, Kokkos::HostSpace>("kcp::program::root_ub", ub);
   host.root_bits = detail::upload<DomainWord, Kokkos::HostSpace>("kcp::program::root_bits", bits);
@@ -474,7 +482,7 @@ class SliceSearcher final : public Searcher {
     report.bitset_vars = program.num_bitset_vars();
     report.bounds_only_vars = program.num_bounds_only_vars();
     DeviceProgram<Kokkos::HostSpace> host(program, options.lane_row_terms);
-    const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations);
+    const bool root_fixpoint = root_to_fixpoint(program, host, options.max_fixpoint_iterations, options.time_limit_s);
     n_ = program.num_vars();
     const int words = static_cast<int>(program.bits.size());
     if (!Holes && words > 0) throw std::logic_error("kcp: a program with bitsets in a kernel compiled without");

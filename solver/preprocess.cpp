@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "domains/fixpoint.hpp"
+#include "domains/root_fixpoint.hpp"
 #include "solver/int128.hpp"
 
 namespace kcp {
@@ -60,61 +61,7 @@ Equalities merge_equalities(const fzn::Model& model, VariableClasses& classes) {
 
 RootFixpointResult root_fixpoint(Program& p, std::chrono::steady_clock::time_point deadline) {
   const DeviceProgram<Kokkos::HostSpace> d(p);
-  // Changes are detected by the store's change tracking: a bound or a value removed inside.
-  std::vector<std::int32_t> touched_flag(static_cast<std::size_t>(p.num_vars()), 0), touched_list(
-      static_cast<std::size_t>(p.num_vars()));
-  int touched_count = 0;
-  StoreRef<false> s = p.store();
-  s.touched_flag = touched_flag.data();
-  s.touched_list = touched_list.data();
-  s.touched_count = &touched_count;
-  const int np = p.num_propagators();
-  // For each variable the propagators that read it (ids as DeviceProgram numbers them).
-  std::vector<std::int32_t> watch_begin, watchers;
-  propagators_of_variables(p, watch_begin, watchers);
-
-  // A FIFO ring holding each propagator at most once; everything starts in it.
-  std::vector<int> queue(static_cast<std::size_t>(np));
-  for (int id = 0; id < np; ++id) queue[static_cast<std::size_t>(id)] = id;
-  std::vector<char> queued(static_cast<std::size_t>(np), 1);
-  std::size_t head = 0, size = static_cast<std::size_t>(np);
-  const SerialLanes lanes{};
-  RootFixpointResult res;
-  while (size > 0) {
-    const int id = queue[head];
-    head = head + 1 == queue.size() ? 0 : head + 1;
-    --size;
-    queued[static_cast<std::size_t>(id)] = 0;
-    if ((++res.propagations & 4095) == 0 && std::chrono::steady_clock::now() >= deadline) {
-      res.stopped = true;
-      return res;
-    }
-    touched_count = 0;
-    const int st = propagate_any(lanes, d, id, s);
-    for (int k = 0; k < touched_count; ++k) touched_flag[static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)])] = 0;
-    if (st & prop_failed) {
-      res.failed = true;
-      return res;
-    }
-    for (int k = 0; k < touched_count; ++k) {
-      const auto x = static_cast<std::size_t>(touched_list[static_cast<std::size_t>(k)]);
-      if (p.lb[x] > p.ub[x]) {
-        res.failed = true;
-        return res;
-      }
-      // Every propagator of x runs again, this one included: propagators need not be idempotent.
-      for (int w = watch_begin[x]; w < watch_begin[x + 1]; ++w) {
-        const int q = watchers[static_cast<std::size_t>(w)];
-        if (queued[static_cast<std::size_t>(q)]) continue;
-        queued[static_cast<std::size_t>(q)] = 1;
-        std::size_t tail = head + size;
-        if (tail >= queue.size()) tail -= queue.size();
-        queue[tail] = q;
-        ++size;
-      }
-    }
-  }
-  return res;
+  return event_fixpoint(p, d, p.store(), deadline);
 }
 
 namespace {

@@ -1730,7 +1730,8 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
   if (learning) nogoods = NogoodStore(program, std::max(1, options.nogood_capacity), options.nogood_max_length);
   if (learning && options.on_nogood) nogoods.on_learned = [&](const HostNogood& g) { options.on_nogood(g.lits, g.bound); };
   std::optional<SolutionSieve> sieve;
-  if (explain != nullptr && options.objective < 0 && !worker) sieve.emplace(options.explain_solution_bytes);
+  if (explain != nullptr && options.objective < 0 && !worker && !options.explain_proof_only)
+    sieve.emplace(options.explain_solution_bytes);
   const auto deliver = [&](std::vector<Found>& found) {
     for (auto& [key, source, host, values] : found) {
       if (worker) {  // to rank 0, which hands solutions over (satisfaction's are sent with their subproblem)
@@ -1871,6 +1872,10 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
     phase(2);
     deliver(found);
     if (explain != nullptr) explain->take(explained, explained_log);
+    if (options.explain_proof_only && !explained.empty()) {
+      explained.clear();  // a solution exists: nothing left for the explaining searches to prove
+      explain->signal();
+    }
     deliver(explained);
     if (sieve && sieve->over_budget()) {
       // Too many solutions to keep: the threads stop, their last solutions handed over first.
@@ -2082,9 +2087,14 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     // Learning needs free runs (optimisation with a portfolio) to learn from, or an explaining search.
     // Satisfaction's runs with -a or free search (under a solution limit the solutions otherwise keep
     // the sequential search's order), and on one rank alone: rank 0, which hands the solutions over,
-    // keeps each once.
-    if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0)))
-      o.learn = LearnMode::none;
+    // keeps each once. Asked for the first solution in order in one process, the explaining searches
+    // still run, to prove unsatisfiability only (SearchOptions::explain_proof_only).
+    if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0))) {
+      if (o.learn == LearnMode::explain && o.max_solutions == 1 && o.ordered_solutions && !distributed)
+        o.explain_proof_only = true;
+      else
+        o.learn = LearnMode::none;
+    }
     if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;
     const int trace_rank = distributed ? peers->rank() : 0;
     trace_stage(trace_rank, "set-up", start);

@@ -191,6 +191,13 @@ struct SearchOptions {
   /// rank) and sends the clauses it shares to every other rank; false: rank 0's alone, the others' rows
   /// learning as with restart.
   bool explain_every_rank = true;
+  /// Satisfaction asking for the sequential search's first solution (set by search(), not an option):
+  /// the explaining searches only prove unsatisfiability. Their solutions are dropped (the first one
+  /// stops them) and their clauses go to the pool: derived from the constraints alone (no blocking
+  /// clause when one solution is asked for), they cut no solution, so the first in order stays the
+  /// first. Before, learning was off there, and a chain of pigeonholes (search_stress_08_04) that
+  /// Chuffed refutes at once ran out of time (perf/NOTES.md entry 50).
+  bool explain_proof_only = false;
   /// LearnMode::explain: explaining searches per process, each on a host thread of its own, each in its
   /// own variable order and restart unit, sharing their clauses through the pool between slices (beside
   /// a GPU they take host threads from the host's rows). explain_threads_auto: explain_threads_for.

@@ -43,7 +43,8 @@ void add_options(CLI::App& app, Options& o) {
                  "reduced nld-nogoods for every team, and a proof when one is searched to the end); all "
                  "(neighbourhoods too); or explain (restart, and on one more host thread a search that explains "
                  "its failures and learns clauses by conflict analysis, the short ones shared; on satisfaction "
-                 "models with -a or -f it also finds solutions; the default)")
+                 "models with -a or -f it also finds solutions, and asked for one solution it proves unsatisfiability; the "
+                 "default)")
       ->check(CLI::IsMember({"none", "restart", "all", "explain"}));
   app.add_flag("--check,!--no-check", o.check, "Check every solution with the independent checker before printing");
   app.add_option("--verify", o.verify,

@@ -1078,6 +1078,7 @@ class ExplainThread {
                                                     std::size_t(o.explain_variants)),
                   eo.order.end());
     objective_ = o.objective;
+    start_s_ = o.explain_start_s;
     // The engine is built here, before the fleet's first launch. Built in the thread instead, beside
     // the fleet's first slices, it made four GPUs' proof of diameterc-mst 0.25 s slower: the first
     // slice of ranks 1-3 took 0.47 s (its build makes Kokkos host views and copies them from that
@@ -1134,6 +1135,10 @@ class ExplainThread {
     std::vector<std::vector<std::int32_t>> solutions;
     std::vector<std::int32_t> log, incumbent;
     std::vector<std::vector<Literal>> imports;
+    // SearchOptions::explain_start_s: a wait that a stop ends.
+    const auto begin = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                              std::chrono::duration<double>(start_s_));
+    while (!quit_ && std::chrono::steady_clock::now() < begin) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     while (!quit_ && !engine_->finished()) {
       std::int64_t best;
       {
@@ -1159,6 +1164,7 @@ class ExplainThread {
   }
   std::unique_ptr<ExplainingSearch> engine_;
   int objective_ = 0;
+  double start_s_ = 0;
   std::mutex mutex_;
   std::vector<std::vector<std::int32_t>> solutions_;
   std::vector<std::int32_t> log_, incumbent_;
@@ -2090,9 +2096,10 @@ SearchReport search(const Program& program, const SearchOptions& options, const 
     // keeps each once. Asked for the first solution in order in one process, the explaining searches
     // still run, to prove unsatisfiability only (SearchOptions::explain_proof_only).
     if (o.objective < 0 && ((o.max_solutions != 0 && o.ordered_solutions) || (distributed && peers->rank() > 0))) {
-      if (o.learn == LearnMode::explain && o.max_solutions == 1 && o.ordered_solutions && !distributed)
+      if (o.learn == LearnMode::explain && o.max_solutions == 1 && o.ordered_solutions && !distributed) {
         o.explain_proof_only = true;
-      else
+        if (!beside_gpu) o.explain_start_s = explain_proof_start_s;
+      } else
         o.learn = LearnMode::none;
     }
     if (portfolio_rows(o, 2).free == 0 && o.learn != LearnMode::explain) o.learn = LearnMode::none;

@@ -57,6 +57,9 @@ inline int queue_fitted_teams(int teams, double work_bytes) {
   return fit >= std::max(1.0, teams / 8.0) ? static_cast<int>(fit) : teams;
 }
 
+/// SearchOptions::explain_start_s with explain_proof_only on the host's backends.
+constexpr double explain_proof_start_s = 1.0;
+
 /// SearchOptions::host_teams: the backend's default.
 constexpr int host_teams_auto = -2;
 /// SearchOptions::explain_threads: the backend's default (explain_threads_for).
@@ -198,6 +201,11 @@ struct SearchOptions {
   /// first. Before, learning was off there, and a chain of pigeonholes (search_stress_08_04) that
   /// Chuffed refutes at once ran out of time (perf/NOTES.md entry 50).
   bool explain_proof_only = false;
+  /// The explaining searches start this long after the search (set by search(), not an option): with
+  /// explain_proof_only on the host's backends 1 s, where their thread takes a core from the teams and
+  /// most satisfaction models are answered sooner (on this VM's 2 cores it made queens_200 0.52 ->
+  /// 0.89 s, queens_300 1.95 -> 3.17 s; perf/NOTES.md entry 50); else 0.
+  double explain_start_s = 0;
   /// LearnMode::explain: explaining searches per process, each on a host thread of its own, each in its
   /// own variable order and restart unit, sharing their clauses through the pool between slices (beside
   /// a GPU they take host threads from the host's rows). explain_threads_auto: explain_threads_for.

@@ -30,6 +30,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+/// The time point `s` seconds from now.
+Clock::time_point seconds_from_now(double s) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
 
 /// Whether KCP_TRACE is set: the driver's trace lines on stderr (run_search, trace_stage).
 bool tracing() {
@@ -179,10 +183,7 @@ std::vector<std::int32_t> neighbourhood_vars(const SearchOptions& o, int n) {
 bool root_to_fixpoint(Program& program, DeviceProgram<Kokkos::HostSpace>& host, int max_iterations, double time_limit_s) {
   std::vector<std::int32_t> lb = program.lb, ub = program.ub;
   std::vector<DomainWord> bits = program.bits;
-  const auto deadline = time_limit_s > 0 ? std::chrono::steady_clock::now() +
-                                               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                   std::chrono::duration<double>(time_limit_s))
-                                         : std::chrono::steady_clock::time_point::max();
+  const Clock::time_point deadline = time_limit_s > 0 ? seconds_from_now(time_limit_s) : Clock::time_point::max();
   const RootFixpointResult r =
       event_fixpoint(program, host, host.store<false>(lb.data(), ub.data(), bits.data()), deadline,
                      std::int64_t(max_iterations > 0 ? max_iterations : 4096) * std::max(1, program.num_propagators()));
@@ -1136,9 +1137,8 @@ class ExplainThread {
     std::vector<std::int32_t> log, incumbent;
     std::vector<std::vector<Literal>> imports;
     // SearchOptions::explain_start_s: a wait that a stop ends.
-    const auto begin = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                              std::chrono::duration<double>(start_s_));
-    while (!quit_ && std::chrono::steady_clock::now() < begin) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const Clock::time_point begin = seconds_from_now(start_s_);
+    while (!quit_ && Clock::now() < begin) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     while (!quit_ && !engine_->finished()) {
       std::int64_t best;
       {

@@ -33,8 +33,6 @@ namespace kcp {
 
 namespace {
 
-
-
 /// Set by SIGINT/SIGTERM: the search stops at the end of its current launch, and kcp prints the best
 /// solution and the statistics.
 volatile std::sig_atomic_t interrupted = 0;

@@ -170,11 +170,15 @@ TEST(EndToEnd, HelpListsTheUsersOptionsAndHelpAllEveryGroup) {
 // Options bound straight to the search's and the compiler's settings: the structs' defaults when not
 // given, the value when given.
 TEST(EndToEnd, OptionsBindToTheSearchAndCompileSettings) {
-  {
+  const auto parsed = [](const std::string& line) {
     CLI::App app;
     Options o;
     add_options(app, o);
-    app.parse(std::string("m.fzn"), false);
+    app.parse(line, false);
+    return o;
+  };
+  {
+    const Options o = parsed("m.fzn");
     const SearchOptions d;
     EXPECT_EQ(o.search.teams, d.teams);
     EXPECT_EQ(o.search.copy_distance, d.copy_distance);
@@ -182,12 +186,8 @@ TEST(EndToEnd, OptionsBindToTheSearchAndCompileSettings) {
     EXPECT_EQ(o.search.nogood_capacity, d.nogood_capacity);
     EXPECT_EQ(o.compile.preprocess, CompileOptions{}.preprocess);
   }
-  CLI::App app;
-  Options o;
-  add_options(app, o);
-  app.parse(std::string("--teams 7 --copy-distance 3 --no-lns --nogood-capacity 99 --restart-share 0.5 "
-                        "--no-preprocess --ternary-rows -r 42 m.fzn"),
-            false);
+  const Options o = parsed("--teams 7 --copy-distance 3 --no-lns --nogood-capacity 99 --restart-share 0.5 "
+                           "--no-preprocess --ternary-rows -r 42 m.fzn");
   EXPECT_EQ(o.model, "m.fzn");
   EXPECT_EQ(o.search.teams, 7);
   EXPECT_EQ(o.search.copy_distance, 3);

@@ -1935,8 +1935,14 @@ SearchReport run_search(Searcher& fleet, Searcher* helper, ExplainCrew* explain,
       fleet.collect_activity(nogoods);
       if (helper != nullptr) helper->collect_activity(nogoods);
       nogoods.end_round();
-      fleet.upload_nogoods(nogoods);
-      if (helper != nullptr) helper->upload_nogoods(nogoods);
+      // Proving only, the pool stays with the explaining searches: a clause cuts no solution but prunes
+      // values, and first_fail reads the sizes it prunes, a random value the nodes it saves, so the
+      // teams' tree, and their first solution, would no longer be the annotations' (seen on CUDA, where
+      // the explaining search starts at once: ValueChoiceOnBackend.FirstSolutionIsTheSequentialSearchsFirst).
+      if (!options.explain_proof_only) {
+        fleet.upload_nogoods(nogoods);
+        if (helper != nullptr) helper->upload_nogoods(nogoods);
+      }
       if (explain != nullptr) explain->share(nogoods);
       // The empty nogood: no solution below its bound, which is at or above the best found (another
       // rank's proof counts at rank 0 once the best it was learned under has arrived there).

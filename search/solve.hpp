@@ -196,10 +196,11 @@ struct SearchOptions {
   bool explain_every_rank = true;
   /// Satisfaction asking for the sequential search's first solution (set by search(), not an option):
   /// the explaining searches only prove unsatisfiability. Their solutions are dropped (the first one
-  /// stops them) and their clauses go to the pool: derived from the constraints alone (no blocking
-  /// clause when one solution is asked for), they cut no solution, so the first in order stays the
-  /// first. Before, learning was off there, and a chain of pigeonholes (search_stress_08_04) that
-  /// Chuffed refutes at once ran out of time (perf/NOTES.md entry 50).
+  /// stops them) and their clauses stay among them: the teams do not propagate the pool, whose clauses,
+  /// though they cut no solution, prune values that first_fail's sizes and a random value's draws read,
+  /// so the teams' first solution would no longer be the annotations' first (perf/NOTES.md entry 51).
+  /// Before, learning was off there, and a chain of pigeonholes (search_stress_08_04) that Chuffed
+  /// refutes at once ran out of time (perf/NOTES.md entry 50).
   bool explain_proof_only = false;
   /// The explaining searches start this long after the search (set by search(), not an option): with
   /// explain_proof_only on the host's backends 1 s, where their thread takes a core from the teams and

@@ -1,6 +1,6 @@
 #pragma once
 // The event-driven fixpoint of a whole program on the host, one propagator at a time: the root
-// fixpoint of preprocessing (solver/preprocess.cpp) and of the search's set-up (search/solve.cpp).
+// fixpoint of preprocessing (solver/preprocess.cpp) and of the search's set-up (search/driver/setup.hpp).
 // A propagator runs again only when one of its variables changed; propagators are monotone, so this
 // reaches the same fixpoint as AC1's serial_fixpoint (domains/fixpoint.hpp), which reruns every
 // propagator until none changes anything: on the 90 MB benchmark instance 214 sweeps over 550,000

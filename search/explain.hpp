@@ -35,7 +35,7 @@
 // a nogood that excludes it alone (they propagate to it, every variable fixed), added for good (never
 // reduced) and asserted as a learned clause is, a backjump of one level. Clauses learned after that
 // hold for every solution not yet found: shared, they keep the fleet from the found ones only, which
-// the driver has by then (search/solve.cpp takes a solution before a clause learned after it). A
+// the driver has by then (search/driver/run_loop.cpp takes a solution before a clause learned after it). A
 // conflict at level 0 is then the proof that there is no other solution.
 #pragma once
 

@@ -56,7 +56,7 @@ class MpiPeers final : public Peers {
   }
   ~MpiPeers() override {
     // The driver's protocol ends with each rank's counters to rank 0 and rank 0's stop to each, but
-    // ranks also send each other clauses (search/solve.cpp): one may still be on its way to a rank
+    // ranks also send each other clauses (search/driver/run_loop.cpp): one may still be on its way to a rank
     // that has finished. So every rank receives (and drops) what still arrives until its own sends
     // have completed and every rank has said so (a non-blocking barrier); then the window goes
     // (collective).

@@ -1,4 +1,4 @@
-// The other processes of a distributed search, as the search's driver (run_search, search/solve.cpp)
+// The other processes of a distributed search, as the search's driver (run_search, search/driver/run_loop.cpp)
 // sees them: kcp over MPI (`mpirun -n K kcp model.fzn`, search/mpi_peers.cpp in a build with
 // KCP_ENABLE_MPI) is one implementation. The search library itself does not depend on MPI.
 //

@@ -79,7 +79,7 @@ struct SearchOptions {
   std::uint64_t free_salt = 0;       ///< mixed into the free runs' draws only (a distributed search's ranks)
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.05 s launches (1 s for the host's teams beside a GPU)
   int teams = 0;                     ///< 0: as many as the backend runs at once
-  int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per complete team (4: see solve.cpp's subproblems_per_row)
+  int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per complete team (4: see search/driver/setup.hpp's subproblems_per_row)
   int max_depth = 0;                 ///< decision stack per team; 0: sized from the model and the teams
   int team_size = 0;                 ///< 0: the backend's default
   int vector_length = 0;             ///< 0: the backend's default

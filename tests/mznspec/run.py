@@ -33,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 SKIP = 77
 # The suites of the patched suites.yml kcp runs: unit/* (535 items) and the examples under six option
-# sets (336 items), all of MiniZinc's suites with kcp in place of their solvers (README.md, "Tests").
+# sets (336 items), all of MiniZinc's suites with kcp in place of their solvers (docs/testing.md).
 DEFAULT_SUITES = ['kcp-default', 'kcp-optimize-0', 'kcp-optimize-2', 'kcp-optimize-3', 'kcp-no-half-reifications',
                   'kcp-no-chain-compression', 'kcp-no-mip-domains']
 

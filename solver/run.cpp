@@ -9,6 +9,7 @@
 #include "solver/fzn/solution_reader.hpp"
 #include "solver/options.hpp"
 #include "solver/search_plan.hpp"
+#include "solver/statistics.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -74,24 +75,17 @@ std::string describe(const std::exception& e, const std::string& doing) {
   return what;
 }
 
-void stat(std::ostream& out, const char* name, const std::string& value) {
-  fmt::print(out, "%%%mzn-stat: {}={}\n", name, value);
-}
-
-int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& doing) {
-  const auto t0 = std::chrono::steady_clock::now();
-  doing = "parsing " + o.model;
-  const fzn::Model model = fzn::parse_file(o.model);
+/// The compile options of a run: the backend's bitsets and global families, the user's choices, the deadline.
+CompileOptions compile_options_for(const Options& o, const fzn::Model& model, std::chrono::steady_clock::time_point t0) {
   // On a GPU bitsets are on by default only where the annotated search reads them (value decisions x = v |
   // x != v, a variable choice by domain size or regret: search_reads_holes), or when asked for. Elsewhere
   // they cost a GPU 0.25-0.9x the nodes/s on 12 of 14 development instances at the same or a worse
   // objective, while first_fail models with all_different gain most (latin squares, sudoku, queens;
   // perf/NOTES.md entry 47; entry 45 gave the GPU its event-driven fixpoint with bitsets back).
   const bool gpu = space_is_gpu(o.space);
-  std::int64_t bitset_span = o.bitset_span;
-  if (gpu && !o.bitset_span_given && (o.free_search || !search_reads_holes(model))) bitset_span = 0;
   CompileOptions co = o.compile;
-  co.bitset_span = bitset_span;
+  co.bitset_span = o.bitset_span;
+  if (gpu && !o.bitset_span_given && (o.free_search || !search_reads_holes(model))) co.bitset_span = 0;
   // Each global family native or decomposed: the backend's default (domains/globals.hpp), then the flags.
   for_each_global_family([&](auto family, int f) {
     co.native_global[std::size_t(f)] = gpu ? family.native_on_gpu : family.native_on_host;
@@ -99,25 +93,13 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   for (const std::string& name : o.global) co.native_global[std::size_t(global_family_named(name))] = true;
   for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
   if (o.time_limit_ms > 0) co.deadline = t0 + std::chrono::milliseconds(o.time_limit_ms);
-  doing = "compiling " + o.model;
-  const Compiled compiled = compile(model, co);
-  const auto since_t0 = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  double init_s = since_t0();
-  // Under mpirun every rank waits here for the others (their processes, MPI and the GPU's context start
-  // unevenly: 25-55 ms apart on four H200s, perf/NOTES.md entry 41), so that each rank's search, and its
-  // clock (solveTime), starts with the others'; the wait counts in initTime. Whether the limit leaves
-  // time to search is decided alike on every rank (one rank searching alone would wait for the others
-  // forever).
-  bool no_time = o.time_limit_ms > 0 && init_s * 1000.0 >= o.time_limit_ms && !compiled.root_failed;
-  if (Peers* const peers = process_peers(); peers != nullptr && peers->size() > 1) {
-    no_time = peers->all_max(no_time ? 1 : 0) == 1;
-    init_s = since_t0();
-  }
-  if (o.verbose)
-    fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s{})\n", compiled.program.num_vars(),
-               compiled.program.num_rows(), init_s,
-               compiled.preprocess.stopped ? "; the time limit stopped the root fixpoint" : "");
+  return co;
+}
 
+/// The search options of a run: the search plan (the annotations' phases, LNS's variables), the
+/// options mapped to the search's settings, and what parsing and compiling (`init_s`) left of the limit.
+SearchOptions search_options_for(const Options& o, const fzn::Model& model, const Compiled& compiled,
+                                 std::int64_t bitset_span, double init_s, std::ostream& err) {
   SearchOptions so = o.search;
   {
     SearchPlan plan = plan_search(model, compiled);
@@ -138,7 +120,7 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   // teams all to the complete search (diameterc-mst on four H200s 2.05 -> 0.96 s, perf/NOTES.md entry 36),
   // rank 0's a twentieth free (below, entry 38); on the host's backends, unmeasured there, as in one process.
   Peers* const peers = process_peers();
-  const bool gpu_ranks = gpu && peers != nullptr && peers->size() > 1;
+  const bool gpu_ranks = space_is_gpu(o.space) && peers != nullptr && peers->size() > 1;
   so.halve_path = o.subproblem_path == "halves" || (o.subproblem_path == "auto" && gpu_ranks);
   so.shallow_givers = o.end_game_givers == "shallow" || (o.end_game_givers == "auto" && gpu_ranks);
   so.end_game_split = o.end_game_split == "on";
@@ -168,6 +150,36 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   so.peers = peers;
   so.static_chunks = o.mpi_work == "static";
   so.explain_every_rank = o.mpi_explain == "all";
+  return so;
+}
+
+/// A solve: parse, compile, search, print (solutions as found or the best at the end, the final line,
+/// the statistics).
+int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& doing) {
+  const auto t0 = std::chrono::steady_clock::now();
+  doing = "parsing " + o.model;
+  const fzn::Model model = fzn::parse_file(o.model);
+  const CompileOptions co = compile_options_for(o, model, t0);
+  const std::int64_t bitset_span = co.bitset_span;
+  doing = "compiling " + o.model;
+  const Compiled compiled = compile(model, co);
+  const auto since_t0 = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  double init_s = since_t0();
+  // Under mpirun every rank waits here for the others (their processes, MPI and the GPU's context start
+  // unevenly: 25-55 ms apart on four H200s, perf/NOTES.md entry 41), so that each rank's search, and its
+  // clock (solveTime), starts with the others'; the wait counts in initTime. Whether the limit leaves
+  // time to search is decided alike on every rank (one rank searching alone would wait for the others
+  // forever).
+  bool no_time = o.time_limit_ms > 0 && init_s * 1000.0 >= o.time_limit_ms && !compiled.root_failed;
+  if (Peers* const peers = process_peers(); peers != nullptr && peers->size() > 1) {
+    no_time = peers->all_max(no_time ? 1 : 0) == 1;
+    init_s = since_t0();
+  }
+  if (o.verbose)
+    fmt::print(err, "kcp: {} variables, {} rows after compile ({:.3f} s{})\n", compiled.program.num_vars(),
+               compiled.program.num_rows(), init_s,
+               compiled.preprocess.stopped ? "; the time limit stopped the root fixpoint" : "");
+  const SearchOptions so = search_options_for(o, model, compiled, bitset_span, init_s, err);
 
   const bool optimise = compiled.has_objective;
   const bool print_each = !optimise || o.all || o.intermediate;
@@ -188,8 +200,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
       // With -s, each improving solution's objective and time as a statistics block (anytime curves).
       if (o.statistics && optimise && compiled.objective >= 0) {
         const std::int64_t v = store[std::size_t(compiled.objective)];
-        stat(out, "objective", std::to_string(compiled.maximize ? -v : v));
-        stat(out, "solutionTime",
+        print_statistic(out, "objective", std::to_string(compiled.maximize ? -v : v));
+        print_statistic(out, "solutionTime",
              fmt::format("{:.3f}", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
         out << "%%%mzn-stat-end\n";
       }
@@ -228,140 +240,8 @@ int solve(const Options& o, std::ostream& out, std::ostream& err, std::string& d
   } else if (rep.solutions == 0) {
     out << "=====UNKNOWN=====\n";
   }
-  if (o.statistics) {
-    stat(out, "nodes", std::to_string(rep.nodes));
-    stat(out, "completeNodes", std::to_string(rep.complete_nodes));
-    stat(out, "failures", std::to_string(rep.failures));
-    stat(out, "solutions", std::to_string(rep.solutions));
-    stat(out, "peakDepth", std::to_string(rep.peak_depth));
-    stat(out, "fixpointIterations", std::to_string(rep.fixpoint_iterations));
-    stat(out, "fixpointIterationsPerNode",
-         fmt::format("{:.2f}", rep.nodes ? double(rep.fixpoint_iterations) / rep.nodes : 0.0));
-    stat(out, "propagations", std::to_string(rep.propagations));
-    stat(out, "propagationsPerNode", fmt::format("{:.1f}", rep.nodes ? double(rep.propagations) / rep.nodes : 0.0));
-    stat(out, "restores", std::to_string(rep.restores));
-    stat(out, "replayedDecisions", std::to_string(rep.replayed_decisions));
-    const PreprocessStats& pre = compiled.preprocess;
-    stat(out, "variablesBefore", std::to_string(pre.before.variables));
-    stat(out, "propagatorsBefore", std::to_string(pre.before.propagators()));
-    stat(out, "variables", std::to_string(compiled.program.num_vars()));
-    stat(out, "propagators", std::to_string(compiled.program.num_propagators()));
-    stat(out, "linearRows", std::to_string(compiled.program.num_rows()));
-    stat(out, "ternaryPropagators", std::to_string(compiled.program.num_ternary()));
-    stat(out, "elementPropagators", std::to_string(compiled.program.num_elements()));
-    for_each_global_family([&](auto family, int f) {
-      stat(out, family.statistic, std::to_string(compiled.program.global[std::size_t(f)].size()));
-    });
-    stat(out, "mergedVariables", std::to_string(pre.merged_variables));
-    if (o.compile.ternary_rows) {
-      stat(out, "ternarizedRows", std::to_string(compiled.ternarized.rows_rewritten));
-      stat(out, "nativeRowsKept", std::to_string(compiled.ternarized.rows_kept));
-    }
-    stat(out, "preprocessTime", fmt::format("{:.3f}", pre.seconds));
-    stat(out, "storeBytes", std::to_string(compiled.program.store_bytes()));
-    stat(out, "bitsetSpan", std::to_string(bitset_span));
-#ifdef KOKKOS_ENABLE_OPENMP
-    // How idle OpenMP threads wait (solver/main.cpp sets passive unless the user chose).
-    const char* policy = std::getenv("OMP_WAIT_POLICY");
-    stat(out, "ompWaitPolicy", "\"" + std::string(policy ? policy : "default") + "\"");
-#endif
-    stat(out, "bitsetVariables", std::to_string(rep.bitset_vars));
-    stat(out, "boundsOnlyVariables", std::to_string(rep.bounds_only_vars));
-    stat(out, "domainBytesPerTeam", std::to_string(rep.domain_bytes));
-    stat(out, "propagatorBytes", std::to_string(compiled.program.propagator_bytes()));
-    stat(out, "scratchLevel", std::to_string(rep.scratch_level));
-    stat(out, "sharedCarveout", std::to_string(rep.shared_carveout));
-    stat(out, "space", "\"" + rep.space + "\"");
-    stat(out, "teams", std::to_string(rep.teams));
-    stat(out, "idleTeams", std::to_string(rep.idle_teams));
-    stat(out, "freeTeams", std::to_string(rep.free_teams));
-    if (rep.host_teams > 0) {
-      stat(out, "hostTeams", std::to_string(rep.host_teams));
-      stat(out, "hostNodes", std::to_string(rep.host_nodes));
-      stat(out, "fleetWaitTime", fmt::format("{:.3f}", rep.fleet_wait_s));
-    }
-    stat(out, "restarts", std::to_string(rep.restarts));
-    stat(out, "neighbourhoods", std::to_string(rep.neighbourhoods));
-    stat(out, "neighbourhoodsExhausted", std::to_string(rep.neighbourhoods_exhausted));
-    // Satisfaction learns through the explaining searches alone (rank 0's in a distributed search).
-    const bool explained = so.learn == LearnMode::explain && rep.explain_threads > 0;
-    if (so.learn != LearnMode::none && (optimise || explained)) {
-      stat(out, "nogoodsLearned", std::to_string(rep.nogoods_learned));
-      stat(out, "nogoodsKept", std::to_string(rep.nogoods_kept));
-      stat(out, "nogoodsDropped", std::to_string(rep.nogoods_dropped));
-      stat(out, "nogoodsDeleted", std::to_string(rep.nogoods_deleted));
-      stat(out, "nogoodPropagations", std::to_string(rep.nogood_propagations));
-      stat(out, "nogoodFailures", std::to_string(rep.nogood_failures));
-      stat(out, "provedByNogood", rep.proved_by_nogood ? "true" : "false");
-    }
-    if (so.learn == LearnMode::explain && (optimise || explained)) {
-      stat(out, "explainThreads", std::to_string(rep.explain_threads));
-      stat(out, "explainNodes", std::to_string(rep.explain_nodes));
-      stat(out, "explainConflicts", std::to_string(rep.explain_conflicts));
-      stat(out, "explainLearned", std::to_string(rep.explain_learned));
-      stat(out, "explainLiterals", std::to_string(rep.explain_literals));
-      stat(out, "explainExported", std::to_string(rep.explain_exported));
-      stat(out, "explainResolutions", std::to_string(rep.explain_resolutions));
-      stat(out, "explainRuns", std::to_string(rep.explain_runs));
-      stat(out, "explainFamilyReasons", std::to_string(rep.explain_family));
-      stat(out, "explainPropagations", std::to_string(rep.explain_propagations));
-      stat(out, optimise ? "improvementsExplain" : "solutionsExplain",
-           std::to_string(optimise ? rep.improvements_explain : rep.solutions_explain));
-      if (rep.explain_failed) stat(out, "explainFailed", "true");
-    }
-    if (optimise) {
-      stat(out, "improvementsComplete", std::to_string(rep.improvements_complete));
-      stat(out, "improvementsRestart", std::to_string(rep.improvements_restart));
-      stat(out, "improvementsLns", std::to_string(rep.improvements_lns));
-      if (rep.host_teams > 0) stat(out, "improvementsHost", std::to_string(rep.improvements_host));
-      if (rep.solutions > 0) stat(out, "timeOfBest", fmt::format("{:.3f}", rep.best_time_s));
-      if (rep.objective_bound != INT64_MIN && rep.objective_bound != INT64_MAX)
-        stat(out, "objectiveBound",
-             std::to_string(compiled.maximize ? -rep.objective_bound : rep.objective_bound));
-    }
-    if (rep.ranks > 1) {
-      stat(out, "ranks", std::to_string(rep.ranks));
-      stat(out, "mpiWork", rep.static_chunks ? "\"static\"" : "\"dynamic\"");
-      stat(out, "chunks", std::to_string(rep.chunks));
-      stat(out, "chunkSize", std::to_string(rep.chunk_size));
-      double idle = 0;
-      for (const RankFigures& f : rep.rank_figures) idle += f.idle_s;
-      stat(out, "rankIdleTime", fmt::format("{:.3f}", idle));
-      stat(out, "mpiNogoodsReceived", std::to_string(rep.nogoods_received));
-      stat(out, "mpiNogoodsAbsorbed", std::to_string(rep.nogoods_received_absorbed));
-      stat(out, "mpiPiecesSent", std::to_string(rep.split_exported));
-      stat(out, "mpiPiecesReceived", std::to_string(rep.split_imported));
-    }
-    stat(out, "subproblems", std::to_string(rep.subproblems));
-    stat(out, "subproblemsSolved", std::to_string(rep.subproblems_solved));
-    stat(out, "subproblemsSkipped", std::to_string(rep.subproblems_skipped));
-    stat(out, "subproblemRuns", std::to_string(rep.subproblem_runs));
-    stat(out, "endGameSplit", rep.end_game_split ? "true" : "false");
-    stat(out, "splitPieces", std::to_string(rep.split_pieces));
-    stat(out, "pathNodes", std::to_string(rep.path_nodes));
-    stat(out, "diveCacheDepth", std::to_string(rep.dive_cache_depth));
-    stat(out, "diveCacheHits", std::to_string(rep.dive_cache_hits));
-    stat(out, "diveCacheMisses", std::to_string(rep.dive_cache_misses));
-    stat(out, "divePrefetches", std::to_string(rep.dive_prefetches));
-    stat(out, "launches", std::to_string(rep.launches));
-    stat(out, "teamSize", std::to_string(rep.team_size));
-    stat(out, "vectorLength", std::to_string(rep.vector_length));
-    stat(out, "snapshots", rep.snapshots ? "true" : "false");
-    stat(out, "copyDistance", std::to_string(rep.copy_distance));
-    stat(out, "storeCopiesPerTeam", std::to_string(rep.store_slots));
-    stat(out, "fixpoint", rep.queue_fixpoint ? "\"queue\"" : "\"ac1\"");
-    stat(out, "nogoodWatches", rep.nogood_watches ? "true" : "false");
-    stat(out, "readsPerVariable", fmt::format("{:.2f}", rep.reads_per_variable));
-    stat(out, "initTime", fmt::format("{:.3f}", init_s));
-    stat(out, "solveTime", fmt::format("{:.3f}", rep.solve_time_s));
-    stat(out, "searchSetupTime", fmt::format("{:.3f}", rep.setup_time_s));
-    stat(out, "probeTime", fmt::format("{:.3f}", rep.probe_s));
-    stat(out, "probeFinished", rep.probe_finished ? "true" : "false");
-    stat(out, "nodesPerSecond", fmt::format("{:.0f}", rep.solve_time_s > 0 ? rep.nodes / rep.solve_time_s : 0.0));
-    if (optimise && rep.solutions > 0 && compiled.objective >= 0)
-      stat(out, "objective", std::to_string(compiled.maximize ? -rep.best : rep.best));
-    out << "%%%mzn-stat-end\n";
-  }
+  if (o.statistics)
+    print_statistics(out, StatisticsInput{rep, compiled, so.learn, o.compile.ternary_rows, bitset_span, init_s});
   out.flush();
   return 0;
 }

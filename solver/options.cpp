@@ -19,8 +19,10 @@ const char* option_group_title(OptionGroup g) {
   return "";
 }
 
-void add_options(CLI::App& app, Options& o) {
-  // The user's options: what a MiniZinc user sets (MiniZinc's standard flags and kcp's few of its own).
+namespace {
+
+/// The user's options: what a MiniZinc user sets (MiniZinc's standard flags and kcp's few of its own).
+void add_user_options(CLI::App& app, Options& o) {
   app.option_defaults()->group(option_group_title(OptionGroup::user));
   app.add_option("model", o.model, "FlatZinc model to solve")->required();
   app.add_flag("-a,--all-solutions", o.all, "Satisfaction: print every solution; optimisation: every improving one");
@@ -51,9 +53,11 @@ void add_options(CLI::App& app, Options& o) {
                  "Check the solutions in FILE (any solver's FlatZinc output) against the model instead of "
                  "solving; exit status 3 when one is rejected")
       ->check(CLI::ExistingFile);
+}
 
-  // Tuning: settings with measured defaults (perf/NOTES.md says on what), for runs on other machines and
-  // models.
+/// Tuning: settings with measured defaults (perf/DECISIONS.md says on what), for runs on other machines
+/// and models. The fleet: the teams, their shape, the split, slices and the probe.
+void add_fleet_options(CLI::App& app, Options& o) {
   app.option_defaults()->group(option_group_title(OptionGroup::tuning));
   app.add_option("--teams", o.search.teams, "Teams searching at once (0: as many as the backend runs at once)")
       ->check(CLI::NonNegativeNumber);
@@ -90,6 +94,12 @@ void add_options(CLI::App& app, Options& o) {
                  "finishes (0: no probe)")
       ->check(CLI::NonNegativeNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+/// Tuning, the portfolio and learning: the free teams' share, restarts, LNS, the explaining searches,
+/// the nogood pool, how ranks share the subproblems.
+void add_portfolio_options(CLI::App& app, Options& o) {
+  app.option_defaults()->group(option_group_title(OptionGroup::tuning));
   app.add_option("--portfolio", o.portfolio,
                  "Optimisation: the share of the teams running restarts and large-neighbourhood search beside "
                  "the complete search, which alone proves optimality (0: complete search only; one team "
@@ -145,6 +155,12 @@ void add_options(CLI::App& app, Options& o) {
                  "Under mpirun: how the ranks share the subproblems: dynamic (chunks from one counter on rank 0, "
                  "the default) or static (chunks dealt round-robin by rank)")
       ->check(CLI::IsMember({"dynamic", "static"}));
+}
+
+/// Tuning, the model's form and the store: preprocessing, the global families, bitsets, the fixpoint,
+/// store copies, stacks.
+void add_store_options(CLI::App& app, Options& o) {
+  app.option_defaults()->group(option_group_title(OptionGroup::tuning));
   app.add_flag("--preprocess,!--no-preprocess", o.compile.preprocess,
                "Equality merging, root propagation and removal of entailed propagators (default on)");
   {
@@ -191,9 +207,11 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--max-depth", o.search.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
+}
 
-  // Experiments: switches kept so that a measurement can be repeated; one that measurement retires goes
-  // (its figures stay in perf/NOTES.md).
+/// Experiments: switches kept so that a measurement can be repeated; one that measurement retires goes
+/// (its figures stay in perf/NOTES.md).
+void add_experiment_options(CLI::App& app, Options& o) {
   app.option_defaults()->group(option_group_title(OptionGroup::experiment));
   app.add_option("--scratch-level", o.search.scratch_level, "Team scratch level of the store (-1: 0 when it fits)")
       ->check(CLI::Range(-1, 1));
@@ -230,6 +248,16 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--lane-row-terms", o.search.lane_row_terms,
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
       ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace
+
+void add_options(CLI::App& app, Options& o) {
+  add_user_options(app, o);
+  add_fleet_options(app, o);
+  add_portfolio_options(app, o);
+  add_store_options(app, o);
+  add_experiment_options(app, o);
   app.option_defaults()->group(option_group_title(OptionGroup::user));
 }
 

@@ -6,7 +6,8 @@ usage: compare.py RUN.csv [RUN.csv ...] [--names A B ...] [--out TABLE.md] [--re
 For each run: optima proven, solutions, unknowns; then better / equal / worse final objective than every
 other run given and than the references in ../shared/benchmarks/reference/ (Turbo H100 15 s, Gecode 60 s,
 Chuffed 15 s fixed and free search, on the standard library and on Chuffed's own where present). A run that proves an optimum counts as better than one that finds
-the same objective without proof; no solution is worse than any. Then one line per instance.
+the same objective without proof; no solution is worse than any; on a satisfaction instance an answer (a
+solution, or unsatisfiability proven) beats none. Then one line per instance.
 """
 import argparse, csv, os, sys
 
@@ -42,6 +43,8 @@ def score(row, kind):
     if row is None:
         return (0, 0, 0)
     status, obj, _ = row
+    if kind == 'sat':  # satisfaction: answered (a solution, or unsatisfiability proven) or not
+        return (1 if status in ('SATISFIED', 'OPTIMAL', 'UNSAT') else 0, 0, 0)
     if obj in ('', None):
         return (0, 0, 1 if status in ('OPTIMAL', 'UNSAT') else 0)
     v = float(obj)
@@ -86,7 +89,7 @@ def main():
                 continue
             b = e = w = 0
             for x in instances:
-                if x not in run or x not in other or kind.get(x) == 'sat':
+                if x not in run or x not in other:
                     continue
                 a, c = score(run[x], kind.get(x)), score(other[x], kind.get(x))
                 b, e, w = b + (a > c), e + (a == c), w + (a < c)

@@ -41,8 +41,8 @@ void Compiler::validate(const Constraint& c, std::string_view signatures) {
                                     : letter == 'S'                  ? fzn::Arg::Kind::set
                                                                      : fzn::Arg::Kind::array;
     if (a.kind != expected)
-      fail(c.loc, c.name + ": argument " + std::to_string(i + 1) + " should be " + describe(letter) + " but is " +
-                      describe(a.kind));
+      fail(c.loc, c.name + ": argument " + std::to_string(i + 1) + " should be " +
+                      fzn::describe_signature_letter(letter) + " but is " + fzn::describe(a.kind));
     if (letter == 'b') bool_term(a.scalar, i);
     if (letter == 'B')
       for (const Term& t : a.array) bool_term(t, i);

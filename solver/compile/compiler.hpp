@@ -85,34 +85,6 @@ inline IntSet intersect(const IntSet& a, const IntSet& b) {
   return out;
 }
 
-inline std::string describe(char letter) {
-  switch (letter) {
-    case 'i':
-      return "an int";
-    case 'b':
-      return "a bool";
-    case 'I':
-      return "an array of int";
-    case 'B':
-      return "an array of bool";
-    case 'S':
-      return "a set of int";
-  }
-  return "?";
-}
-
-inline std::string describe(fzn::Arg::Kind kind) {
-  switch (kind) {
-    case fzn::Arg::Kind::scalar:
-      return "a scalar";
-    case fzn::Arg::Kind::set:
-      return "a set";
-    case fzn::Arg::Kind::array:
-      return "an array";
-  }
-  return "?";
-}
-
 class Compiler {
  public:
   Compiler(const fzn::Model& model, const CompileOptions& options) : model_(model), options_(options) {}

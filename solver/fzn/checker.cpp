@@ -586,34 +586,6 @@ const std::unordered_map<std::string, std::vector<const Builtin*>>& by_name() {
   return index;
 }
 
-std::string describe(char letter) {
-  switch (letter) {
-    case 'i':
-      return "an int";
-    case 'b':
-      return "a bool";
-    case 'I':
-      return "an array of int";
-    case 'B':
-      return "an array of bool";
-    case 'S':
-      return "a set of int";
-  }
-  return "?";
-}
-
-std::string describe(Arg::Kind kind) {
-  switch (kind) {
-    case Arg::Kind::scalar:
-      return "a scalar";
-    case Arg::Kind::set:
-      return "a set";
-    case Arg::Kind::array:
-      return "an array";
-  }
-  return "?";
-}
-
 /// Why the call does not fit the builtin's signature, or "" when it does. Run before evaluation so that
 /// the builtins can index freely.
 std::string validate(const Builtin& b, const Model& model, const Constraint& c,
@@ -625,7 +597,8 @@ std::string validate(const Builtin& b, const Model& model, const Constraint& c,
     auto which = [i] { return "argument " + std::to_string(i + 1); };
     const Arg::Kind expected =
         (letter == 'i' || letter == 'b') ? Arg::Kind::scalar : (letter == 'S' ? Arg::Kind::set : Arg::Kind::array);
-    if (arg.kind != expected) return which() + " should be " + describe(letter) + " but is " + describe(arg.kind);
+    if (arg.kind != expected)
+      return which() + " should be " + describe_signature_letter(letter) + " but is " + describe(arg.kind);
     if (arg.kind == Arg::Kind::set) continue;
     const bool boolean = letter == 'b' || letter == 'B';
     auto bad_term = [&](const Term& t) -> std::string {
@@ -638,7 +611,8 @@ std::string validate(const Builtin& b, const Model& model, const Constraint& c,
         const std::string shown =
             t.is_constant() ? std::to_string(v)
                             : model.variables[static_cast<std::size_t>(t.var)].name + "(=" + std::to_string(v) + ")";
-        return which() + " should be " + describe(letter) + " but holds " + shown + ", which is not 0 or 1";
+        return which() + " should be " + describe_signature_letter(letter) + " but holds " + shown +
+               ", which is not 0 or 1";
       }
       return "";
     };

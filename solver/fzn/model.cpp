@@ -35,4 +35,32 @@ IntSet IntSet::from_ranges(std::vector<std::pair<std::int64_t, std::int64_t>> ra
   return result;
 }
 
+std::string describe(Arg::Kind kind) {
+  switch (kind) {
+    case Arg::Kind::scalar:
+      return "a scalar";
+    case Arg::Kind::set:
+      return "a set";
+    case Arg::Kind::array:
+      return "an array";
+  }
+  return "?";
+}
+
+std::string describe_signature_letter(char letter) {
+  switch (letter) {
+    case 'i':
+      return "an int";
+    case 'b':
+      return "a bool";
+    case 'I':
+      return "an array of int";
+    case 'B':
+      return "an array of bool";
+    case 'S':
+      return "a set of int";
+  }
+  return "?";
+}
+
 }  // namespace kcp::fzn

@@ -70,6 +70,12 @@ struct Arg {
   std::vector<Term> array;  ///< kind == array (an array of int/bool terms)
 };
 
+/// An argument kind as a message names it ("a scalar", "a set", "an array").
+std::string describe(Arg::Kind kind);
+/// A letter of a builtin's signature (the checker's and the compiler's: i int, b bool, I and B arrays of
+/// them, S a constant set of int) as a message names it.
+std::string describe_signature_letter(char letter);
+
 /// An annotation expression: `name`, `name(args...)`, a term, an array, or a string literal.
 struct Annotation {
   enum class Kind { call, term, array, string };

@@ -220,11 +220,10 @@ void Compiler::element(const Constraint& c) {
   program().add_element(index.var, result.var, stored);
 }
 
-/// array_var_int_element / array_var_bool_element: result = xs[index] over an array of variables. There
-/// is no native family for it yet (one would be better: this costs a Boolean and two rows per
-/// position, and propagates less than a native element would), so it is decomposed soundly:
+/// array_var_int_element / array_var_bool_element: result = xs[index] over an array of variables. Native
+/// by default (the global family var_element); with `--no-global var_element` decomposed soundly:
 /// e_i <-> (index = i) and e_i -> (result = xs[i]) for each position the index can take, sum e_i = 1,
-/// and the result within the hull of the candidates.
+/// and the result within the hull of the candidates (a Boolean and two rows per position).
 void Compiler::var_element(const Constraint& c) {
   const StoreRefTerm index = ref(scalar(c, 0));
   const auto& xs = array(c, 1);

@@ -420,8 +420,10 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       const int x = list[k];
       work.touched_flag()[x] = 0;
       if (!schedule) return;
+      // A variable left free wakes only the propagators that read any change of it (program.hpp).
+      const int begin = Store::holes && !s.fixed(x) ? program.var_wake(x) : program.var_begin(x);
       const int end = program.var_begin(x + 1);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, program.var_begin(x), end), [&](const int j) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int j) {
         const std::int32_t p = program.var_props(j);
         enqueue(p, program.runs_on_group(p));
       });

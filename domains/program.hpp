@@ -288,11 +288,28 @@ inline std::vector<std::int32_t> rows_by_width(const Program& p, int lane_row_te
   return ids;
 }
 
+/// Whether unreified row r is a != that can narrow only when a variable of it becomes fixed, and
+/// whose narrowing then stays done: != does something only when one term is left free, and where
+/// every term's variable has a bitset (or at most two values) the value it removes stays removed, so
+/// no later change of a variable still free (a bound move onto that value of a bounds-only domain)
+/// can wake it. The decomposed all_different's x_i != x_j are such rows; 300-queens has 134,550.
+inline bool row_wakes_on_fix_only(const Program& p, int r) {
+  if (static_cast<LinearKind>(p.kind[std::size_t(r)]) != LinearKind::ne || p.reif_var[std::size_t(r)] >= 0) return false;
+  for (int k = p.row_begin[std::size_t(r)]; k < p.row_begin[std::size_t(r) + 1]; ++k) {
+    const auto x = std::size_t(p.var[std::size_t(k)]);
+    if (!p.has_bits(int(x)) && std::int64_t(p.ub[x]) - p.lb[x] > 1) return false;
+  }
+  return true;
+}
+
 /// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements,
 /// then the global families' constraints in GlobalFamilies' order;
 /// var_props lists, for each variable, the propagators that read it (compressed rows, var_begin).
+/// Each variable's list holds first the propagators a change of it wakes only when it leaves the
+/// variable fixed (row_wakes_on_fix_only), then the rest from (*var_wake)[x] on, each part by id.
 inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>& var_begin,
-                                     std::vector<std::int32_t>& var_props) {
+                                     std::vector<std::int32_t>& var_props,
+                                     std::vector<std::int32_t>* var_wake = nullptr) {
   const int n = p.num_vars();
   std::vector<std::vector<std::int32_t>> of(n);
   auto add = [&](int x, std::int32_t id) {
@@ -305,9 +322,12 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
     add(t.z, id);
     ++id;
   }
+  const std::int32_t first_row = id;
+  std::vector<char> fix_only(std::size_t(p.num_rows()), 0);
   for (int r = 0; r < p.num_rows(); ++r, ++id) {
     for (int k = p.row_begin[r]; k < p.row_begin[r + 1]; ++k) add(p.var[k], id);
     add(p.reif_var[r], id);
+    fix_only[std::size_t(r)] = row_wakes_on_fix_only(p, r) ? 1 : 0;
   }
   for (int e = 0; e < p.num_elements(); ++e, ++id) {
     add(p.elem_index[e], id);
@@ -316,11 +336,17 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
   for (const GlobalTable& g : p.global)
     for (int c = 0; c < g.size(); ++c, ++id)
       for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1]; ++k) add(g.vars[std::size_t(k)], id);
+  const auto on_fix_only = [&](std::int32_t q) {
+    return q >= first_row && q - first_row < p.num_rows() && fix_only[std::size_t(q - first_row)];
+  };
   var_begin.assign(1, 0);
   var_props.clear();
+  if (var_wake) var_wake->clear();
   for (int x = 0; x < n; ++x) {
     std::sort(of[x].begin(), of[x].end());
     of[x].erase(std::unique(of[x].begin(), of[x].end()), of[x].end());
+    const auto rest = std::stable_partition(of[x].begin(), of[x].end(), on_fix_only);
+    if (var_wake) var_wake->push_back(static_cast<std::int32_t>(var_props.size() + std::size_t(rest - of[x].begin())));
     var_props.insert(var_props.end(), of[x].begin(), of[x].end());
     var_begin.push_back(static_cast<std::int32_t>(var_props.size()));
   }
@@ -345,8 +371,9 @@ struct DeviceProgram {
   /// is num_propagators()).
   GlobalView<MemorySpace> global[num_global_families];
   int global_first[num_global_families + 1] = {};
-  /// The propagators reading each variable (see propagators_of_variables).
-  Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props;
+  /// The propagators reading each variable (see propagators_of_variables): those in [var_begin(x),
+  /// var_wake(x)) only when x becomes fixed, the rest at any change of x.
+  Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props, var_wake;
 
   DeviceProgram() = default;
   /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
@@ -393,10 +420,11 @@ struct DeviceProgram {
       global[f].pars = upload<std::int64_t, MemorySpace>("kcp::program::global_pars", g.pars);
       global_first[f + 1] = global_first[f] + g.size();
     }
-    std::vector<std::int32_t> begin, props;
-    propagators_of_variables(p, begin, props);
+    std::vector<std::int32_t> begin, props, wake;
+    propagators_of_variables(p, begin, props, &wake);
     var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
     var_props = upload<std::int32_t, MemorySpace>("kcp::program::var_props", props);
+    var_wake = upload<std::int32_t, MemorySpace>("kcp::program::var_wake", wake);
   }
 
   /// The same program in another memory space: the Views copied (shared when the space is the same),
@@ -432,6 +460,7 @@ struct DeviceProgram {
     for (int f = 0; f <= num_global_families; ++f) global_first[f] = o.global_first[f];
     var_begin = copy_to<MemorySpace>(o.var_begin);
     var_props = copy_to<MemorySpace>(o.var_props);
+    var_wake = copy_to<MemorySpace>(o.var_wake);
   }
 
   /// Where the bitsets are, for StoreRef's constructor.

@@ -418,10 +418,12 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     };
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]), [&](const int k) {
       const int x = list[k];
+      const std::int32_t touched = work.touched_flag()[x];
       work.touched_flag()[x] = 0;
       if (!schedule) return;
-      // A variable left free wakes only the propagators that read any change of it (program.hpp).
-      const int begin = Store::holes && !s.fixed(x) ? program.var_wake(x) : program.var_begin(x);
+      // A variable left free wakes only the propagators that read its kinds of change (program.hpp's
+      // Wake); a bounds-only store runs them all (a != row over a bounds-only variable is no Wake::fixed).
+      const int begin = program.wake_from(x, !Store::holes || s.fixed(x), touched);
       const int end = program.var_begin(x + 1);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int j) {
         const std::int32_t p = program.var_props(j);

@@ -80,6 +80,9 @@ struct Cumulative {
   /// Whether it can remove a value from inside its variables' domains (Program::give_bitsets gives
   /// domains wider than one word a bitset only where something can): time-table moves bounds only.
   static constexpr bool makes_holes = false;
+  /// Whether it reads only its variables' bounds, so that the event-driven fixpoint wakes it only when
+  /// a bound moves (program.hpp's Wake): time-table reads start times' bounds.
+  static constexpr bool wakes_on_bounds = true;
   static constexpr const char* statistic = "cumulativePropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -94,7 +97,13 @@ struct AllDifferent {
   /// the dev set's all_different models with no worse objective; on an H100 the native one runs up
   /// to 6.4x more (perf/NOTES.md entry 17).
   static constexpr bool native_on_host = false, native_on_gpu = true;
+  /// On GPUs, native up to this many variables (a lane's one pass: hall_chunk), x_i != x_j rows
+  /// beyond (CompileOptions::all_different_max_arity; one H200: 300- and 400-queens' first solution
+  /// none in 5 s native, 0.52 s as rows; latin squares of order 30–40 need the Hall intervals:
+  /// perf/NOTES.md entry 55).
+  static constexpr int native_max_arity_gpu = 64;
   static constexpr bool makes_holes = true;
+  static constexpr bool wakes_on_bounds = true;  // Hall intervals of the bounds
   static constexpr const char* statistic = "allDifferentPropagators";
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
@@ -107,6 +116,7 @@ struct AllDifferent {
 struct VarElement {
   static constexpr const char* name = "var_element";
   static constexpr bool native_on_host = true, native_on_gpu = true;
+  static constexpr bool wakes_on_bounds = false;  // the index reads the array's values
   static constexpr bool makes_holes = true;  // the index's unsupported positions
   static constexpr const char* statistic = "varElementPropagators";
   template <class Lanes, class G, class Store>
@@ -122,6 +132,7 @@ struct Table {
   static constexpr const char* statistic = "tablePropagators";
   static constexpr bool native_on_host = true, native_on_gpu = true;
   static constexpr bool makes_holes = true;
+  static constexpr bool wakes_on_bounds = false;  // the rows' support reads every value
   template <class Lanes, class G, class Store>
   static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
     return propagate_table(lanes, g, c, s);

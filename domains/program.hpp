@@ -302,16 +302,38 @@ inline bool row_wakes_on_fix_only(const Program& p, int r) {
   return true;
 }
 
+/// Which changes of its variables wake a propagator in the event-driven fixpoint (queue_fixpoint).
+enum class Wake : std::int8_t {
+  fixed = 0,  ///< only a variable becoming fixed (row_wakes_on_fix_only)
+  bound = 1,  ///< a bound moving (or the variable fixed): it reads its variables' bounds alone
+  value = 2,  ///< any change: it reads the values inside the bounds too
+};
+
+/// Row r's wake: a linear row reads only bounds (extreme sums, fixed terms), except an = of two unit
+/// terms, which carries holes across (support_unit_pair), and a reified != of two unit terms, whose
+/// negation is one.
+inline Wake row_wake(const Program& p, int r) {
+  if (row_wakes_on_fix_only(p, r)) return Wake::fixed;
+  const auto k = static_cast<LinearKind>(p.kind[std::size_t(r)]);
+  const auto b = std::size_t(p.row_begin[std::size_t(r)]);
+  const bool two = p.row_begin[std::size_t(r) + 1] - p.row_begin[std::size_t(r)] == 2;
+  const bool pair = two && detail::is_unit_pair(LinearKind::eq, p.coef[b], p.coef[b + 1]) &&
+                    (k == LinearKind::eq || (k == LinearKind::ne && p.reif_var[std::size_t(r)] >= 0));
+  return pair ? Wake::value : Wake::bound;
+}
+
 /// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements,
 /// then the global families' constraints in GlobalFamilies' order;
 /// var_props lists, for each variable, the propagators that read it (compressed rows, var_begin).
-/// Each variable's list holds first the propagators a change of it wakes only when it leaves the
-/// variable fixed (row_wakes_on_fix_only), then the rest from (*var_wake)[x] on, each part by id.
+/// Each variable's list is ordered by Wake, each part by id: (*var_wake)[2x] is where x's
+/// Wake::bound propagators begin, (*var_wake)[2x + 1] where its Wake::value ones do. Ternary and
+/// element propagators wake on any change; a global family on a bound where its `wakes_on_bounds`.
 inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>& var_begin,
                                      std::vector<std::int32_t>& var_props,
                                      std::vector<std::int32_t>* var_wake = nullptr) {
   const int n = p.num_vars();
   std::vector<std::vector<std::int32_t>> of(n);
+  std::vector<Wake> wake;
   auto add = [&](int x, std::int32_t id) {
     if (x >= 0 && x < n && (of[x].empty() || of[x].back() != id)) of[x].push_back(id);
   };
@@ -320,33 +342,42 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
     add(t.x, id);
     add(t.y, id);
     add(t.z, id);
+    wake.push_back(Wake::value);
     ++id;
   }
-  const std::int32_t first_row = id;
-  std::vector<char> fix_only(std::size_t(p.num_rows()), 0);
   for (int r = 0; r < p.num_rows(); ++r, ++id) {
     for (int k = p.row_begin[r]; k < p.row_begin[r + 1]; ++k) add(p.var[k], id);
     add(p.reif_var[r], id);
-    fix_only[std::size_t(r)] = row_wakes_on_fix_only(p, r) ? 1 : 0;
+    wake.push_back(row_wake(p, r));
   }
   for (int e = 0; e < p.num_elements(); ++e, ++id) {
     add(p.elem_index[e], id);
     add(p.elem_result[e], id);
+    wake.push_back(Wake::value);
   }
-  for (const GlobalTable& g : p.global)
-    for (int c = 0; c < g.size(); ++c, ++id)
+  for_each_global_family([&](auto family, int f) {
+    const GlobalTable& g = p.global[std::size_t(f)];
+    for (int c = 0; c < g.size(); ++c, ++id) {
       for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1]; ++k) add(g.vars[std::size_t(k)], id);
-  const auto on_fix_only = [&](std::int32_t q) {
-    return q >= first_row && q - first_row < p.num_rows() && fix_only[std::size_t(q - first_row)];
-  };
+      wake.push_back(decltype(family)::wakes_on_bounds ? Wake::bound : Wake::value);
+    }
+  });
   var_begin.assign(1, 0);
   var_props.clear();
   if (var_wake) var_wake->clear();
   for (int x = 0; x < n; ++x) {
     std::sort(of[x].begin(), of[x].end());
     of[x].erase(std::unique(of[x].begin(), of[x].end()), of[x].end());
-    const auto rest = std::stable_partition(of[x].begin(), of[x].end(), on_fix_only);
-    if (var_wake) var_wake->push_back(static_cast<std::int32_t>(var_props.size() + std::size_t(rest - of[x].begin())));
+    std::stable_sort(of[x].begin(), of[x].end(), [&](std::int32_t a, std::int32_t b) { return wake[std::size_t(a)] < wake[std::size_t(b)]; });
+    const auto first = [&](Wake w) {
+      return static_cast<std::int32_t>(var_props.size() + std::size_t(std::partition_point(of[x].begin(), of[x].end(), [&](std::int32_t q) {
+                                                            return wake[std::size_t(q)] < w;
+                                                          }) - of[x].begin()));
+    };
+    if (var_wake) {
+      var_wake->push_back(first(Wake::bound));
+      var_wake->push_back(first(Wake::value));
+    }
     var_props.insert(var_props.end(), of[x].begin(), of[x].end());
     var_begin.push_back(static_cast<std::int32_t>(var_props.size()));
   }
@@ -371,8 +402,8 @@ struct DeviceProgram {
   /// is num_propagators()).
   GlobalView<MemorySpace> global[num_global_families];
   int global_first[num_global_families + 1] = {};
-  /// The propagators reading each variable (see propagators_of_variables): those in [var_begin(x),
-  /// var_wake(x)) only when x becomes fixed, the rest at any change of x.
+  /// The propagators reading each variable, ordered by Wake (see propagators_of_variables), and where
+  /// each variable's Wake::bound and Wake::value parts begin (wake_from).
   Kokkos::View<const std::int32_t*, MemorySpace> var_begin, var_props, var_wake;
 
   DeviceProgram() = default;
@@ -484,6 +515,11 @@ struct DeviceProgram {
   }
 
   KOKKOS_INLINE_FUNCTION int num_propagators() const { return global_first[num_global_families]; }
+  /// The first of x's propagators that a change of the kinds `touched` (TouchKind bits) wakes: all of
+  /// them when x is fixed, those reading bounds when a bound moved, else those reading values.
+  KOKKOS_INLINE_FUNCTION int wake_from(int x, bool fixed, std::int32_t touched) const {
+    return fixed ? var_begin(x) : var_wake(2 * x + ((touched & touched_bound) ? 0 : 1));
+  }
   KOKKOS_INLINE_FUNCTION int num_globals() const { return global_first[num_global_families] - global_first[0]; }
 
   /// Runs global constraint `id` (a propagator id at or past global_first[0]) once.

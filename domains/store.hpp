@@ -30,6 +30,10 @@ namespace kcp {
 /// What a propagator or a narrowing did: bit flags, combined with |.
 enum PropStatus : int { prop_unchanged = 0, prop_changed = 1, prop_failed = 2 };
 
+/// The kinds of a variable's changes the event-driven fixpoint tells apart (StoreRef::touch): a value
+/// went, and a bound moved. Propagators that read only bounds are woken by the second alone.
+enum TouchKind : std::int32_t { touched_value = 1, touched_bound = 2 };
+
 /// One word of a domain bitset. unsigned long long: the type CUDA's atomicAnd takes.
 using DomainWord = unsigned long long;
 constexpr int domain_word_bits = 64;
@@ -129,18 +133,21 @@ struct StoreRef {
     return StoreRef(lb_, ub_, nullptr, l);
   }
 
-  KOKKOS_INLINE_FUNCTION void touch(int x) const {
+  /// Records a change of x for the event-driven fixpoint: touched_flag[x] collects the kinds of its
+  /// changes (touched_value: a value went; touched_bound: a bound moved, which a value going from
+  /// inside the bounds does not), and x joins touched_list at its first change.
+  KOKKOS_INLINE_FUNCTION void touch(int x, std::int32_t kind = touched_value | touched_bound) const {
     if (touched_flag == nullptr) return;
     if constexpr (Concurrent) {
-      if (Kokkos::atomic_exchange(&touched_flag[x], 1) == 0)
+      if (Kokkos::atomic_fetch_or(&touched_flag[x], kind) == 0)
         touched_list[Kokkos::atomic_fetch_add(touched_count, 1)] = x;
     } else {
-      if (touched_flag[x] == 0) {
-        touched_flag[x] = 1;
-        touched_list[(*touched_count)++] = x;
-      }
+      const std::int32_t old = touched_flag[x];
+      touched_flag[x] = old | kind;
+      if (old == 0) touched_list[(*touched_count)++] = x;
     }
   }
+
 
   // Reads may race with another thread's narrowing of the same bound. An int32 load is never torn,
   // and a stale bound is a weaker (older) one, so a propagator reading it prunes less, never wrongly;
@@ -296,7 +303,7 @@ struct StoreRef {
       *w = old & ~m;
     }
     if (!(old & m)) return prop_unchanged;
-    touch(x);
+    touch(x, touched_value);  // a bound it was on moves below, and counts as a bound then
     int st = prop_changed;
     // Read after the write: a bound that another thread has just moved onto v is moved on here.
     if (lb[x] == v) st |= settle_min(x);
@@ -331,7 +338,7 @@ struct StoreRef {
       cleared = cleared || (old & m) != 0;
     }
     if (!cleared) return st;
-    touch(x);
+    touch(x, touched_value);
     return st | prop_changed | normalise(x);
   }
 
@@ -368,7 +375,7 @@ struct StoreRef {
     } else {
       *p = *p & (keep | ~live);
     }
-    touch(x);
+    touch(x, touched_value);
     return prop_changed;
   }
 

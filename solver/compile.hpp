@@ -53,6 +53,11 @@ struct CompileOptions {
   /// decomposition in reified rows; var_element: e_i <-> index = i, e_i -> result = x_i, sum e_i = 1),
   /// for measurement (`--no-global NAME`).
   std::array<bool, num_global_families> native_global = all_native_globals();
+  /// A native all_different over more variables than this is compiled as its x_i != x_j rows instead
+  /// (0: no limit). Its Hall intervals cost O(n^2) a run, where the rows, woken only when a variable
+  /// becomes fixed, cost O(n) a fix: on GPUs (AllDifferent::native_max_arity_gpu) 300-queens' probe
+  /// on one host core ran out of time with it (perf/NOTES.md entry 55). --global all_different lifts it.
+  int all_different_max_arity = 0;
   /// Preprocessing stops here (the time limit): the root fixpoint looks at the clock every few thousand
   /// propagations and ends early, leaving a valid program that is only less narrowed
   /// (PreprocessStats::stopped). A propagation-stress model of the breadth set ran its root fixpoint

@@ -177,7 +177,8 @@ void add_store_options(CLI::App& app, Options& o) {
                    "Propagate this global family natively, where the backend's default is its decomposition "
                    "(repeatable; one of " + list + "; decomposed by default on the host: " +
                        (host_decomposed.empty() ? "none" : host_decomposed) + "; on GPUs: " +
-                       (gpu_decomposed.empty() ? "none" : gpu_decomposed) + ")")
+                       (gpu_decomposed.empty() ? "none" : gpu_decomposed) + ", and all_different over more than " +
+                       std::to_string(AllDifferent::native_max_arity_gpu) + " variables unless asked for)")
         ->check(CLI::IsMember(names));
     app.add_option("--no-global", o.no_global,
                    "Compile this global family as a decomposition instead (repeatable; one of " + list + ")")

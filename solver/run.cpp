@@ -90,7 +90,11 @@ CompileOptions compile_options_for(const Options& o, const fzn::Model& model, st
   for_each_global_family([&](auto family, int f) {
     co.native_global[std::size_t(f)] = gpu ? family.native_on_gpu : family.native_on_host;
   });
-  for (const std::string& name : o.global) co.native_global[std::size_t(global_family_named(name))] = true;
+  if (gpu) co.all_different_max_arity = AllDifferent::native_max_arity_gpu;
+  for (const std::string& name : o.global) {
+    co.native_global[std::size_t(global_family_named(name))] = true;
+    if (global_family_named(name) == global_family<AllDifferent>) co.all_different_max_arity = 0;
+  }
   for (const std::string& name : o.no_global) co.native_global[std::size_t(global_family_named(name))] = false;
   if (o.time_limit_ms > 0) co.deadline = t0 + std::chrono::milliseconds(o.time_limit_ms);
   return co;

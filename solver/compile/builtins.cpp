@@ -391,11 +391,12 @@ void Compiler::all_different(const Constraint& c) {
     unsatisfiable();
     return;
   }
-  if (options_.native_global[global_family<AllDifferent>]) {
+  const int max_arity = options_.all_different_max_arity;
+  if (options_.native_global[global_family<AllDifferent>] && (max_arity <= 0 || int(xs.size()) <= max_arity)) {
     program().add_global<AllDifferent>(xs);
     return;
   }
-  // The decomposition (--no-global all_different): x_i != x_j.
+  // The decomposition (--no-global all_different, or beyond all_different_max_arity): x_i != x_j.
   for (std::size_t i = 0; i < xs.size(); ++i)
     for (std::size_t j = i + 1; j < xs.size(); ++j) program().add_row(LinearKind::ne, {1, -1}, {xs[i], xs[j]}, 0);
 }

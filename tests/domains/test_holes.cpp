@@ -1318,36 +1318,48 @@ TYPED_TEST(HoleFixpointOnBackend, QueueFixpointFromEventsWithRemovalsEqualsSeria
   EXPECT_GT(t.removals, networks / 3);
 }
 
-TEST(HoleFixpoint, NotEqualRowsOverBitsetsAreWokenOnlyWhenAVariableIsFixed) {
+TEST(HoleFixpoint, EachVariablesPropagatorsAreOrderedByTheChangesThatWakeThem) {
   // x != y over two bitsets wakes on fixes only; over a bounds-only z (whose bound may later move
-  // onto the value), reified, or <=, at any change.
+  // onto the value) on a bound; reified (its negation carries holes across) on any change; <= on a
+  // bound.
   Program p;
   const int x = p.add_var(0, 9), y = p.add_var(0, 9), z = p.add_var(0, 99), b = p.add_var(0, 1), w = p.add_var(3, 4);
   p.give_bits(x);
   p.give_bits(y);
-  p.add_row(LinearKind::ne, {1, -1}, {x, y}, 0);                                // 0: on fixes
-  p.add_row(LinearKind::ne, {1, -1}, {x, z}, 0);                                // 1: z bounds-only
-  p.add_row(LinearKind::ne, {1, -1}, {x, y}, 1, b, Reification::equivalent);    // 2: reified
-  p.add_row(LinearKind::le, {1, -1}, {x, y}, 0);                                // 3
-  p.add_row(LinearKind::ne, {1, 1, 2}, {x, y, w}, 5);                           // 4: w has two values
+  p.add_row(LinearKind::ne, {1, -1}, {x, y}, 0);                              // 0: fixed
+  p.add_row(LinearKind::ne, {1, -1}, {x, z}, 0);                              // 1: z bounds-only
+  p.add_row(LinearKind::ne, {1, -1}, {x, y}, 1, b, Reification::equivalent);  // 2: reified
+  p.add_row(LinearKind::le, {1, -1}, {x, y}, 0);                              // 3
+  p.add_row(LinearKind::ne, {1, 1, 2}, {x, y, w}, 5);                         // 4: w has two values
+  p.add_row(LinearKind::eq, {1, -1}, {x, y}, 2);                              // 5: a unit pair
   std::vector<std::int32_t> begin, props, wake;
   propagators_of_variables(p, begin, props, &wake);
-  const auto part = [&](int v, bool fix_only) {
-    const auto from = props.begin() + (fix_only ? begin[std::size_t(v)] : wake[std::size_t(v)]);
-    const auto to = props.begin() + (fix_only ? wake[std::size_t(v)] : begin[std::size_t(v) + 1]);
-    return std::vector<std::int32_t>(from, to);
+  ASSERT_EQ(wake.size(), std::size_t(2 * p.num_vars()));
+  using Ids = std::vector<std::int32_t>;
+  const auto part = [&](int v, Wake kind) {
+    const auto at = [&](int k) { return props.begin() + k; };
+    const auto x2 = std::size_t(2 * v);
+    switch (kind) {
+      case Wake::fixed: return Ids(at(begin[std::size_t(v)]), at(wake[x2]));
+      case Wake::bound: return Ids(at(wake[x2]), at(wake[x2 + 1]));
+      default: return Ids(at(wake[x2 + 1]), at(begin[std::size_t(v) + 1]));
+    }
   };
-  EXPECT_EQ(part(x, true), (std::vector<std::int32_t>{0, 4}));
-  EXPECT_EQ(part(x, false), (std::vector<std::int32_t>{1, 2, 3}));
-  EXPECT_EQ(part(y, true), (std::vector<std::int32_t>{0, 4}));
-  EXPECT_EQ(part(z, true), (std::vector<std::int32_t>{}));
-  EXPECT_EQ(part(w, true), (std::vector<std::int32_t>{4}));
+  EXPECT_EQ(part(x, Wake::fixed), (Ids{0, 4}));
+  EXPECT_EQ(part(x, Wake::bound), (Ids{1, 3}));
+  EXPECT_EQ(part(x, Wake::value), (Ids{2, 5}));
+  EXPECT_EQ(part(y, Wake::fixed), (Ids{0, 4}));
+  EXPECT_EQ(part(y, Wake::bound), (Ids{3}));
+  EXPECT_EQ(part(z, Wake::fixed), (Ids{}));
+  EXPECT_EQ(part(z, Wake::bound), (Ids{1}));
+  EXPECT_EQ(part(w, Wake::fixed), (Ids{4}));
+  EXPECT_EQ(part(b, Wake::value), (Ids{2}));
 }
 
 TYPED_TEST(HoleFixpointOnBackend, AllDifferentAsNotEqualRowsWokenOnFixesEqualsSerialRoundAfterRound) {
   // Queens' shape: x_i in [0, n), d_i = x_i + i, e_i = x_i - i, and x_i != x_j, d_i != d_j, e_i != e_j
   // for i < j. A third of the networks leave the d_i bounds-only (spans beyond the bitset span), so
-  // their rows stay woken by every change.
+  // their rows are woken by bounds.
   EventTally t;
   int fix_only = 0;
   const int networks = test::quick_mode() ? 60 : 300;
@@ -1364,13 +1376,16 @@ TYPED_TEST(HoleFixpointOnBackend, AllDifferentAsNotEqualRowsWokenOnFixesEqualsSe
       p.add_row(LinearKind::eq, {1, -1}, {ds[std::size_t(i)], xs[std::size_t(i)]}, i);
       p.add_row(LinearKind::eq, {1, -1}, {es[std::size_t(i)], xs[std::size_t(i)]}, -i);
     }
+    // Every other network has the native all_different over the x_i (woken on bounds: Hall intervals).
+    if (seed % 2) p.add_global<AllDifferent>(xs);
     for (const auto* vs : {&xs, &ds, &es})
       for (int i = 0; i < n; ++i)
-        for (int j = i + 1; j < n; ++j) p.add_row(LinearKind::ne, {1, -1}, {(*vs)[std::size_t(i)], (*vs)[std::size_t(j)]}, 0);
+        for (int j = i + 1; j < n; ++j)
+          if (vs != &xs || seed % 2 == 0) p.add_row(LinearKind::ne, {1, -1}, {(*vs)[std::size_t(i)], (*vs)[std::size_t(j)]}, 0);
     const Program q = with_holes(p, rng, 64, true);
     std::vector<std::int32_t> begin, props, wake;
     propagators_of_variables(q, begin, props, &wake);
-    for (int x = 0; x < q.num_vars(); ++x) fix_only += wake[std::size_t(x)] - begin[std::size_t(x)];
+    for (int x = 0; x < q.num_vars(); ++x) fix_only += wake[std::size_t(2 * x)] - begin[std::size_t(x)];
     ASSERT_TRUE(events_equal_serial<TypeParam>(q, rng, 1 + seed % 3, default_lane_row_terms, t)) << "seed " << seed;
   }
   EXPECT_GT(fix_only, networks * 10);

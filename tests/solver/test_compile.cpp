@@ -624,6 +624,28 @@ TEST(Compile, RootPropagationFixesAndRemovesEntailedPropagators) {
   EXPECT_EQ(on.preprocess.compiled.rows, off.program.num_rows());
 }
 
+TEST(Compile, AllDifferentBeyondItsNativeArityBecomesNotEqualRows) {
+  // kcp_all_different_int over n variables: native up to all_different_max_arity, n(n-1)/2 != rows beyond.
+  const auto model = [](int n) {
+    std::ostringstream out;
+    out << "predicate kcp_all_different_int(array [int] of var int: x);\n";
+    for (int i = 0; i < n; ++i) out << "var 1.." << n << ": x" << i << ";\n";
+    out << "constraint kcp_all_different_int([";
+    for (int i = 0; i < n; ++i) out << (i ? ", " : "") << "x" << i;
+    out << "]);\nsolve satisfy;\n";
+    return fzn::parse_string(out.str(), "t.fzn");
+  };
+  CompileOptions options{false};
+  options.all_different_max_arity = 5;
+  const Compiled five = compile(model(5), options), six = compile(model(6), options);
+  EXPECT_EQ(five.program.global[std::size_t(global_family<AllDifferent>)].size(), 1);
+  EXPECT_EQ(five.program.num_rows(), 0);
+  EXPECT_EQ(six.program.global[std::size_t(global_family<AllDifferent>)].size(), 0);
+  EXPECT_EQ(six.program.num_rows(), 15);
+  options.all_different_max_arity = 0;  // no limit
+  EXPECT_EQ(compile(model(6), options).program.global[std::size_t(global_family<AllDifferent>)].size(), 1);
+}
+
 TEST(Compile, UnsatisfiableAtTheRootIsAResultNotAnError) {
   const Compiled c =
       compile(fzn::parse_string("var 0..3: x;\nconstraint int_lin_le([1], [x], -1);\nsolve satisfy;\n", "t.fzn"));

@@ -12,9 +12,9 @@
 //   1. ternary: TeamThreadRange over chunks of `ternary_chunk` propagators (the vector length: 32
 //      lanes of a CUDA warp), ThreadVectorRange inside a chunk, one lane per propagator. Each chunk
 //      starts on a reconverged vector group: the portable form of Turbo's __syncwarp after each round
-//      of its propagator loop (for_each_lane; FixpointOptions::reconverge turns it off to measure it).
-//      With `local_ternary`, a vector group reruns its chunk until the chunk changes nothing (a lane
-//      reduction decides, so all lanes agree) before moving on.
+//      of its propagator loop (for_each_lane). (Two ablations of this loop were measured and retired
+//      in session 36: lanes striding over a whole family without reconvergence, 0.97x, and a warp-local
+//      fixpoint of each chunk; perf/README.md.)
 //   2. rows of at most DeviceProgram's lane_row_terms terms: like the ternary family, one row per lane
 //      (most rows of a model are reified comparisons of one or two terms); longer rows:
 //      TeamThreadRange over them (one row per vector group), ThreadVectorRange over a row's terms (the
@@ -56,12 +56,6 @@ struct FixpointOptions {
   /// Ternary propagators per vector group and round: the launch's vector length, so that each lane
   /// runs one. Any positive value is correct.
   int ternary_chunk = 32;
-  /// The warp-local variant: each vector group runs its chunk to a local fixpoint first. An option
-  /// to measure, not the default.
-  bool local_ternary = false;
-  /// Start each chunk of lane propagators on a reconverged vector group (see for_each_lane). Off:
-  /// Turbo 1.1.2's loop, every lane striding over the whole family. An option to measure.
-  bool reconverge = true;
   /// Stop after this many iterations (0: never). Bounds propagation around a cycle can take as many
   /// iterations as a domain has values; a capped node is simply branched on (every narrowing done so
   /// far is sound), which keeps kernel launches short enough for the time limit. A capped result is
@@ -139,20 +133,12 @@ KOKKOS_INLINE_FUNCTION void for_each_chunk(const TeamMember& team, int n, int ch
 }
 
 /// f(i) for every i in [0, n), one index per lane of the team: TeamThreadRange over chunks,
-/// ThreadVectorRange inside. Kokkos ends each vector loop with a __syncwarp on CUDA, so with
-/// `reconverge` (the default) the chunks are `chunk` long (the vector length: one index per lane) and
-/// each starts on a full vector group (Turbo 1.1.3). Without, each vector group takes one chunk of
-/// n / team_size indices and its lanes stride through it with no reconvergence until the end (Turbo
-/// 1.1.2: a group that diverged on one index stays split for the next ones). One call site of f
-/// either way: f is a whole propagator family inlined, and a second copy cost 28 registers per
-/// thread (128 -> 156), one resident team per SM instead of two (perf/NOTES.md, entry 5).
+/// ThreadVectorRange inside. Kokkos ends each vector loop with a __syncwarp on CUDA, so the chunks are
+/// `chunk` long (the vector length: one index per lane) and each starts on a full vector group (Turbo
+/// 1.1.3). One call site of f: f is a whole propagator family inlined, and a second copy cost 28
+/// registers per thread (128 -> 156), one resident team per SM instead of two (perf/NOTES.md, entry 5).
 template <class TeamMember, class F>
-KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chunk, bool reconverge, const F& f) {
-  if (!reconverge) {
-    const int groups = team.team_size();
-    const int share = (n + groups - 1) / groups;
-    chunk = share > chunk ? share : chunk;
-  }
+KOKKOS_INLINE_FUNCTION void for_each_lane(const TeamMember& team, int n, int chunk, const F& f) {
   for_each_chunk(team, n, chunk, [&](const int begin, const int end) {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), f);
   });
@@ -207,23 +193,8 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
       flags[(res.iterations + 1) % 3] = 0;
       flags[failed_base + (res.iterations + 1) % 3] = 0;
     });
-    if (!options.local_ternary) {
-      for_each_lane(team, num_ternary, chunk, options.reconverge,
-                    [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
-    } else {
-      for_each_chunk(team, num_ternary, chunk, [&](const int begin, const int end) {
-        for (;;) {
-          int st = prop_unchanged;
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, begin, end),
-              [&](const int i, int& acc) { acc |= propagate_ternary(program.ternary(i), s); },
-              OrReducer<int>(st));
-          report(st);
-          if ((st & prop_failed) || !(st & prop_changed)) break;
-        }
-      });
-    }
-    for_each_lane(team, num_lane_rows, chunk, options.reconverge, [&](const int k) {
+    for_each_lane(team, num_ternary, chunk, [&](const int i) { report(propagate_ternary(program.ternary(i), s)); });
+    for_each_lane(team, num_lane_rows, chunk, [&](const int k) {
       report(propagate_linear(SerialLanes{}, program.rows, program.row_order(k), s));
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_rows, num_rows), [&](const int k) {
@@ -234,7 +205,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.global_first[0], program.num_propagators()),
                          [&](const int id) { report(program.propagate_global_id(lanes, id, s)); });
     if (num_nogoods > 0)
-      for_each_lane(team, num_nogoods, chunk, options.reconverge, [&](const int k) { report(pool->propagate(k, s, watches)); });
+      for_each_lane(team, num_nogoods, chunk, [&](const int k) { report(pool->propagate(k, s, watches)); });
     team.team_barrier();
     ++res.iterations;
     res.propagations += program.num_propagators() + num_nogoods;
@@ -480,7 +451,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     // (A) run queue q; changes go to touched list t ^ 1.
     const Store st = tracking(s, work, t ^ 1);
     const std::int32_t* queue = work.queue(q);
-    for_each_lane(team, size, chunk, options.reconverge, [&](const int k) {
+    for_each_lane(team, size, chunk, [&](const int k) {
       const std::int32_t p = queue[k];
       work.queued()[p] = 0;
       if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st, watches)) & prop_failed) *failed = 1;

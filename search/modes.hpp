@@ -472,7 +472,6 @@ struct FreeRuns {
   bool lns = true;          ///< neighbourhoods once an incumbent exists; false: restarts only
   bool alternate = false;   ///< odd runs follow the annotations, even ones free search (the two differ)
   bool phase_saving = true; ///< once an incumbent exists, branch towards its values first
-  bool windows = false;     ///< every other neighbourhood frees a window of consecutive variables
   /// Once an incumbent exists, this share of the runs (in 1/1000) still restarts from the root (under
   /// the bound, branching towards the incumbent): the runs that learn (search/learning.hpp).
   int restart_permille = 0;
@@ -509,16 +508,11 @@ struct FreeRuns {
       // Half the stack at most: the search below the neighbourhood needs the rest.
       const int room = state.capacity / 2;
       const int count = static_cast<int>(vars.extent(0));
-      // Every other neighbourhood (with windows) frees a window of consecutive neighbourhood
-      // variables, from a random start (wrapping round), instead of a random share: neighbours in the
-      // model's order (an array's row, a resource's tasks) are often the ones that must move together.
-      const bool window = windows && ts(team_neighbourhoods) % 2 == 0 && count > 0;
-      const std::int64_t freed = count - static_cast<std::int64_t>(count) * std::int64_t(fix) / 1000;
-      const std::int64_t from = window ? static_cast<std::int64_t>(draw % std::uint64_t(count)) : 0;
+      // A random share of the neighbourhood variables keeps the incumbent's values. (Windows of
+      // consecutive variables instead, every other time, were 7 better / 7 worse: perf/NOTES.md entry 19;
+      // retired in session 36.)
       for (int i = 0; i < count && depth < room; ++i) {
-        if (window ? (i - from + count) % count < freed
-                   : detail::mix(draw ^ (std::uint64_t(i) * 0xbf58476d1ce4e5b9ULL)) % 1000 >= fix)
-          continue;
+        if (detail::mix(draw ^ (std::uint64_t(i) * 0xbf58476d1ce4e5b9ULL)) % 1000 >= fix) continue;
         const int x = vars(i);
         const std::int32_t v = state.incumbent(x);
         decisions(depth++) = Decision{x, v, v, v, 0, 0, decide_value, 0};

@@ -88,8 +88,6 @@ struct SearchOptions {
   /// is L1); -1: what the resident teams need (search/launch.hpp); -2: Kokkos' (prefer shared memory).
   int shared_carveout = -1;
   bool sort_propagators = true;      ///< ternary propagators ordered by op (neighbouring lanes, same code)
-  bool local_fixpoint = false;       ///< the warp-local fixpoint variant (see domains/fixpoint.hpp)
-  bool reconverge = true;            ///< chunks of lane propagators start reconverged (domains/fixpoint.hpp)
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
   bool snapshots = true;             ///< backtrack from copies of stores, not from the root (when one fits)
   /// Levels between two copies of the store on a team's way down its subproblem (hybrid
@@ -136,9 +134,6 @@ struct SearchOptions {
   /// the runs that learn and prove (perf/NOTES.md entry 20).
   double restart_share = 0.2;
   bool phase_saving = true;                         ///< free runs branch towards the incumbent's values first
-  /// Every other neighbourhood frees a window of consecutive variables (modes.hpp); off by default:
-  /// 7 better / 7 worse than random shares alone on this VM (perf/NOTES.md entry 19).
-  bool lns_windows = false;
   /// Host threads that run free rows (restarts and LNS) beside the fleet, on the host's execution
   /// space, sharing the bound and the incumbent (meant for a GPU fleet; on a CPU fleet the two take
   /// turns). 0: none; -1: every host thread; host_teams_auto: -1 beside a GPU, else 0 (perf/NOTES.md

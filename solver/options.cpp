@@ -225,9 +225,6 @@ void add_experiment_options(CLI::App& app, Options& o) {
                  "shallow (the quarter of the busy teams whose work starts shallowest: larger pieces), or auto "
                  "(the default: shallow on GPUs, else any)")
       ->check(CLI::IsMember({"any", "shallow", "auto"}));
-  app.add_flag("--lns-windows,!--no-lns-windows", o.search.lns_windows,
-               "Every other LNS neighbourhood frees a window of consecutive decision variables instead of a "
-               "random share (default off)");
   app.add_option("--mpi-explain", o.mpi_explain,
                  "Under mpirun with --learn explain: all (every rank runs an explaining search in its own variable "
                  "order and sends the clauses it shares to the others; the default) or root (rank 0's alone)")
@@ -240,10 +237,6 @@ void add_experiment_options(CLI::App& app, Options& o) {
                "Teams share the stores at one depth of their dives into the subproblems, and a dive starts from "
                "there when another team reached it (default on)");
   app.add_flag("--sort,!--no-sort", o.search.sort_propagators, "Order ternary propagators by operation (default on)");
-  app.add_flag("--local-fixpoint", o.search.local_fixpoint,
-               "Each vector group runs its ternary propagators to a local fixpoint first (an option to measure)");
-  app.add_flag("--reconverge,!--no-reconverge", o.search.reconverge,
-               "Start each chunk of lane propagators on a reconverged vector group (default on; off to measure)");
   app.add_flag("--ternary-rows", o.compile.ternary_rows,
                "Rewrite linear rows as ternary propagators x = y op z, Turbo's form (to measure native rows)");
   app.add_option("--lane-row-terms", o.search.lane_row_terms,

@@ -203,7 +203,6 @@ class SliceSearcher final : public Searcher {
     kernel_.free_runs.lns = options.lns;
     kernel_.free_runs.restart_permille = static_cast<int>(std::lround(std::clamp(options.restart_share, 0.0, 1.0) * 1000));
     kernel_.free_runs.phase_saving = options.phase_saving;
-    kernel_.free_runs.windows = options.lns_windows;
     kernel_.free_runs.alternate = !options.phases.empty();
     // The host's rows draw other runs than the GPU's under the same seed.
     // A distributed search's ranks too, by free_salt (the complete rows' random value choices stay the
@@ -215,8 +214,6 @@ class SliceSearcher final : public Searcher {
     // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
     kernel_.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity_) + 1;
     kernel_.fixpoint.ternary_chunk = lp.vector_length;
-    kernel_.fixpoint.local_ternary = options.local_fixpoint;
-    kernel_.fixpoint.reconverge = options.reconverge;
     kernel_.fixpoint.max_iterations = options.max_fixpoint_iterations;
     report.setup_time_s = seconds_since(start);
     Kokkos::Profiling::popRegion();

@@ -29,11 +29,11 @@ TYPED_TEST(FixpointOnBackend, TeamFixpointEqualsSerialFixpointOnRandomNetworks) 
   EXPECT_GT(narrowed, 20);
 }
 
-TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSortingAndLocalTernary) {
+TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSorting) {
   // Every family at once; the team fixpoint under each option, on the program as built and sorted by
   // op, reaches the serial fixpoint of the program as built.
   // Under test::quick_mode (racecheck) 60 networks, with the coverage thresholds scaled to match.
-  const FixpointOptions variants[] = {{32, false}, {1, false}, {32, true}, {3, true}};
+  const FixpointOptions variants[] = {{32}, {1}, {3}};
   const int networks = test::quick_mode() ? 60 : 300;
   int failed = 0, narrowed = 0;
   for (int seed = 0; seed < networks; ++seed) {
@@ -54,7 +54,7 @@ TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSortingAn
         for (const int lane_row_terms : {0, 2, 1 << 30}) {
           // Sorting does not change the serial fixpoint (checked above), so either reference will do.
           ASSERT_EQ(test::compare_team_with_serial<TypeParam>(*q, options, lane_row_terms).difference, "")
-              << "seed " << seed << ", chunk " << options.ternary_chunk << (options.local_ternary ? ", local" : "")
+              << "seed " << seed << ", chunk " << options.ternary_chunk
               << (q == &sorted ? ", sorted" : "") << ", lane rows up to " << lane_row_terms << " terms";
         }
     failed += expected.failed;
@@ -62,28 +62,6 @@ TYPED_TEST(FixpointOnBackend, AllFamiliesTeamEqualsSerialWithAndWithoutSortingAn
   }
   EXPECT_GT(failed, networks / 10);
   EXPECT_GT(narrowed, networks / 6);
-}
-
-TYPED_TEST(FixpointOnBackend, LocalTernaryRunsAChunkToItsOwnFixpoint) {
-  // x_i = x_{i+1} + one, listed from x_0 down: a bound travels one propagator per team iteration when
-  // every propagator runs once per iteration, but through a whole chunk in one iteration when the
-  // chunk runs to its own fixpoint.
-  Program p;
-  const int n = 40;
-  for (int i = 0; i < n; ++i) p.add_var(0, 1000);
-  const int one = p.add_var(1, 1);
-  for (int i = 0; i + 1 < n; ++i) p.add_ternary(TernaryOp::add, i, i + 1, one);
-  p.add_row(LinearKind::le, {-1}, {n - 1}, -5);  // x_last >= 5
-  const auto plain = test::team_fixpoint_on<TypeParam>(p, {64, false});
-  const auto local = test::team_fixpoint_on<TypeParam>(p, {64, true});
-  const auto expected = test::serial_fixpoint_on(p);
-  ASSERT_FALSE(expected.failed);
-  EXPECT_EQ(expected.lb[0], 5 + n - 1);
-  EXPECT_EQ(plain.lb, expected.lb);
-  EXPECT_EQ(local.lb, expected.lb);
-  EXPECT_EQ(plain.ub, expected.ub);
-  EXPECT_EQ(local.ub, expected.ub);
-  EXPECT_LT(local.iterations, plain.iterations);
 }
 
 TYPED_TEST(FixpointOnBackend, ChainsNeedSeveralIterations) {

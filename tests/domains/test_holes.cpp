@@ -1160,7 +1160,7 @@ TYPED_TEST(HoleFixpointOnBackend, AllFamiliesTeamEqualsSerialWithHoles) {
   // Every family; bitsets of one word (span 64) or up to three (span 256: the ternary results of
   // [-64, 64]); the team fixpoint under two options, on the program as built or sorted by op, with
   // every row on a vector group or every row on a lane.
-  const FixpointOptions variants[] = {{32, false}, {3, true}};
+  const FixpointOptions variants[] = {{32}, {3}};
   const int networks = test::quick_mode() ? 40 : 300;
   int failed = 0, narrowed = 0, holes = 0;
   for (int seed = 0; seed < networks; ++seed) {
@@ -1181,7 +1181,7 @@ TYPED_TEST(HoleFixpointOnBackend, AllFamiliesTeamEqualsSerialWithHoles) {
       for (const int lane_row_terms : {0, 1 << 30}) {
         const auto c = test::compare_team_with_serial<TypeParam>(q, options, lane_row_terms);
         ASSERT_EQ(c.difference, "") << "seed " << seed << ", chunk " << options.ternary_chunk
-                                    << (options.local_ternary ? ", local" : "") << (seed % 2 ? ", sorted" : "")
+                                    << (seed % 2 ? ", sorted" : "")
                                     << ", lane rows up to " << lane_row_terms << " terms";
         ASSERT_EQ(unnormalised(q, c.team), "") << "seed " << seed;
       }

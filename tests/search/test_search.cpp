@@ -612,34 +612,30 @@ TYPED_TEST(SearchOnBackend, QueensKeepEverySolutionOnEveryTeamShape) {
   }
 }
 
-/// The two ablation switches of perf/ (rows in ternary form, no vector-group reconvergence) change
-/// how propagation runs, never the answers: under both fixpoints and several team counts.
-TYPED_TEST(SearchOnBackend, TernaryRowsAndNoReconvergenceKeepTheAnswers) {
+/// The ablation switch of perf/ (rows in ternary form) changes how propagation runs, never the
+/// answers: under both fixpoints and several team counts.
+TYPED_TEST(SearchOnBackend, TernaryRowsKeepTheAnswers) {
   for (const bool ternary : {false, true}) {
-    for (const bool reconverge : {true, false}) {
-      for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
-        for (const int teams : test::quick_mode() ? std::vector<int>{3} : std::vector<int>{1, 3}) {
-          CompileOptions co;
-          co.ternary_rows = ternary;
-          SearchOptions o;
-          o.reconverge = reconverge;
-          o.fixpoint_mode = mode;
-          o.teams = teams;
-          const std::string what = std::string(ternary ? "ternary rows" : "native rows") +
-                                   (reconverge ? ", reconverged" : ", not reconverged") +
-                                   (mode == FixpointMode::queue ? ", queue, " : ", ac1, ") +
-                                   std::to_string(teams) + " teams";
-          const Outcome backpack = solve_file<TypeParam>(example("backpack.fzn"), o, co);
-          EXPECT_TRUE(backpack.report.complete) << what;
-          EXPECT_EQ(-backpack.report.best, 51) << what;
-          o.max_solutions = 0;
-          const Outcome queens = solve_file<TypeParam>(example("queens.fzn"), o, co);
-          EXPECT_EQ(queens.distinct.size(), 92u) << what;
-          EXPECT_EQ(queens.reported(), 92) << what;
-          const Outcome money = solve_file<TypeParam>(example("send-more-money.fzn"), o, co);
-          EXPECT_EQ(money.reported(), 1) << what;
-          EXPECT_EQ(money.last(), (std::vector<std::int64_t>{9, 5, 6, 7, 1, 0, 8, 2})) << what;
-        }
+    for (const FixpointMode mode : {FixpointMode::queue, FixpointMode::ac1}) {
+      for (const int teams : test::quick_mode() ? std::vector<int>{3} : std::vector<int>{1, 3}) {
+        CompileOptions co;
+        co.ternary_rows = ternary;
+        SearchOptions o;
+        o.fixpoint_mode = mode;
+        o.teams = teams;
+        const std::string what = std::string(ternary ? "ternary rows" : "native rows") +
+                                 (mode == FixpointMode::queue ? ", queue, " : ", ac1, ") + std::to_string(teams) +
+                                 " teams";
+        const Outcome backpack = solve_file<TypeParam>(example("backpack.fzn"), o, co);
+        EXPECT_TRUE(backpack.report.complete) << what;
+        EXPECT_EQ(-backpack.report.best, 51) << what;
+        o.max_solutions = 0;
+        const Outcome queens = solve_file<TypeParam>(example("queens.fzn"), o, co);
+        EXPECT_EQ(queens.distinct.size(), 92u) << what;
+        EXPECT_EQ(queens.reported(), 92) << what;
+        const Outcome money = solve_file<TypeParam>(example("send-more-money.fzn"), o, co);
+        EXPECT_EQ(money.reported(), 1) << what;
+        EXPECT_EQ(money.last(), (std::vector<std::int64_t>{9, 5, 6, 7, 1, 0, 8, 2})) << what;
       }
     }
   }

@@ -157,7 +157,7 @@ TEST(EndToEnd, HelpListsTheUsersOptionsAndHelpAllEveryGroup) {
   EXPECT_LE(std::count(help.out.begin(), help.out.end(), '\n'), 40) << help.out;
   for (const char* shown : {"--time-limit", "--space", "--learn", "--verify", "--help-all"})
     EXPECT_NE(help.out.find(shown), std::string::npos) << shown;
-  for (const char* hidden : {"--teams", "--bitset-span", "--local-fixpoint", "Tuning", "Experiments"})
+  for (const char* hidden : {"--teams", "--bitset-span", "--ternary-rows", "Tuning", "Experiments"})
     EXPECT_EQ(help.out.find(hidden), std::string::npos) << hidden;
   const CliRun all = run({"--help-all"});
   EXPECT_EQ(all.code, 0);

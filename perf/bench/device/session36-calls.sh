@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 36 (issue 51, perf/NOTES.md entry 55): the four device calls, in order. Call 3 (the CUDA differential)
+# Session 36 (issues 51 and 54, perf/NOTES.md entry 55): the five device calls, in order (the last after d65d073). Call 3 (the CUDA differential)
 # was: MODES="holes mixed wide globals" DL=135 bash perf/bench/device/differential.sh
 
 # ---- gpu-diag/s36a.sh
@@ -54,3 +54,16 @@ python3 perf/bench/textbook/run.py --kcp build/cuda/bin/kcp --fzn gpu-textbook -
   --config cuda='--space cuda' --config openmp='--space openmp' 2>&1 | tail -3
 echo "== $SECONDS s"
 
+# ---- gpu-diag/s36d.sh
+# session 36 call 5 (issue 54): the CUDA tests after the retired options (for_each_lane without its
+# reconvergence switch), and queens/latin of the textbook set at 5 s on CUDA
+set -u
+for b in kcp kcp_tests; do [ -x gpu-diag/$b ] || { gunzip -c gpu-diag/$b.gz > gpu-diag/$b && chmod +x gpu-diag/$b; }; done
+mkdir -p build/cuda/bin; cp gpu-diag/kcp build/cuda/bin/kcp
+t=$SECONDS
+timeout 220 gpu-diag/kcp_tests --gtest_filter='*Cuda*' > $OUT/kcp_tests-cuda.txt 2>&1; echo "kcp_tests rc=$? $((SECONDS - t)) s"
+grep -E "^\[  (PASSED|FAILED) |^\[==========\]|Failure" $OUT/kcp_tests-cuda.txt | tail -8
+export OMP_PROC_BIND=false
+python3 perf/bench/textbook/run.py --kcp build/cuda/bin/kcp --fzn gpu-textbook --timeout-ms 5000 --only queens latin-30 magic-6 \
+  --out $OUT/textbook-s36d.csv --config cuda='--space cuda' 2>&1 | tail -2
+echo "== $SECONDS s"

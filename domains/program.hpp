@@ -17,6 +17,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kcp {
@@ -365,20 +366,19 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
   var_begin.assign(1, 0);
   var_props.clear();
   if (var_wake) var_wake->clear();
+  const auto by_wake = [&](std::int32_t a, std::int32_t b) {
+    return std::make_pair(wake[std::size_t(a)], a) < std::make_pair(wake[std::size_t(b)], b);
+  };
   for (int x = 0; x < n; ++x) {
-    std::sort(of[x].begin(), of[x].end());
-    of[x].erase(std::unique(of[x].begin(), of[x].end()), of[x].end());
-    std::stable_sort(of[x].begin(), of[x].end(), [&](std::int32_t a, std::int32_t b) { return wake[std::size_t(a)] < wake[std::size_t(b)]; });
-    const auto first = [&](Wake w) {
-      return static_cast<std::int32_t>(var_props.size() + std::size_t(std::partition_point(of[x].begin(), of[x].end(), [&](std::int32_t q) {
-                                                            return wake[std::size_t(q)] < w;
-                                                          }) - of[x].begin()));
-    };
-    if (var_wake) {
-      var_wake->push_back(first(Wake::bound));
-      var_wake->push_back(first(Wake::value));
-    }
-    var_props.insert(var_props.end(), of[x].begin(), of[x].end());
+    auto& ids = of[x];
+    std::sort(ids.begin(), ids.end(), by_wake);
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    if (var_wake)
+      for (const Wake w : {Wake::bound, Wake::value}) {
+        const auto from = std::partition_point(ids.begin(), ids.end(), [&](std::int32_t q) { return wake[std::size_t(q)] < w; });
+        var_wake->push_back(static_cast<std::int32_t>(var_props.size() + std::size_t(from - ids.begin())));
+      }
+    var_props.insert(var_props.end(), ids.begin(), ids.end());
     var_begin.push_back(static_cast<std::int32_t>(var_props.size()));
   }
 }

@@ -148,7 +148,6 @@ struct StoreRef {
     }
   }
 
-
   // Reads may race with another thread's narrowing of the same bound. An int32 load is never torn,
   // and a stale bound is a weaker (older) one, so a propagator reading it prunes less, never wrongly;
   // the writer flags the change and the fixpoint runs another iteration. The same holds for words.

@@ -4,6 +4,16 @@
 
 namespace kcp::compile_impl {
 
+namespace {
+/// bool_clause(as, bs), reified by argument 2 unless `mode` is none: -sum as + sum bs <= |bs| - 1.
+void clause(Compiler& cc, const Constraint& c, Reification mode) {
+  LinearExpr e = cc.sum(c, 0, -1);
+  for (const Term& t : cc.array(c, 1)) cc.add(e, 1, t, c.loc);
+  cc.post(LinearKind::le, e, static_cast<Int128>(cc.array(c, 1).size()) - 1, c.loc, mode,
+          mode == Reification::none ? StoreRefTerm{} : cc.ref(cc.scalar(c, 2)));
+}
+}  // namespace
+
 const std::unordered_map<std::string, Entry>& registry() {
   using K = LinearKind;
   using R = Reification;
@@ -130,30 +140,10 @@ const std::unordered_map<std::string, Entry>& registry() {
           e.terms.push_back({cc.new_var(0, static_cast<std::int64_t>(cc.array(c, 0).size() / 2)), -2});
           cc.post(K::eq, e, 1, c.loc, R::implied, cc.ref(cc.scalar(c, 1)));
         }}},
-      // Some as[i] true or some bs[j] false: -sum as + sum bs <= |bs| - 1.
-      {"bool_clause",
-       {"BB",
-        [](C cc, Con c) {
-          LinearExpr e = cc.sum(c, 0, -1);
-          for (const Term& t : cc.array(c, 1)) cc.add(e, 1, t, c.loc);
-          cc.post(K::le, e, static_cast<Int128>(cc.array(c, 1).size()) - 1, c.loc);
-        }}},
-      {"bool_clause_reif",
-       {"BBb",
-        [](C cc, Con c) {
-          LinearExpr e = cc.sum(c, 0, -1);
-          for (const Term& t : cc.array(c, 1)) cc.add(e, 1, t, c.loc);
-          cc.post(K::le, e, static_cast<Int128>(cc.array(c, 1).size()) - 1, c.loc, R::equivalent,
-                  cc.ref(cc.scalar(c, 2)));
-        }}},
-      {"bool_clause_imp",
-       {"BBb",
-        [](C cc, Con c) {
-          LinearExpr e = cc.sum(c, 0, -1);
-          for (const Term& t : cc.array(c, 1)) cc.add(e, 1, t, c.loc);
-          cc.post(K::le, e, static_cast<Int128>(cc.array(c, 1).size()) - 1, c.loc, R::implied,
-                  cc.ref(cc.scalar(c, 2)));
-        }}},
+      // Some as[i] true or some bs[j] false: -sum as + sum bs <= |bs| - 1 (bool_clause_reif/_imp: b <-> / b -> it).
+      {"bool_clause", {"BB", [](C cc, Con c) { clause(cc, c, R::none); }}},
+      {"bool_clause_reif", {"BBb", [](C cc, Con c) { clause(cc, c, R::equivalent); }}},
+      {"bool_clause_imp", {"BBb", [](C cc, Con c) { clause(cc, c, R::implied); }}},
       {"bool2int", {"bi", [](C cc, Con c) { cc.relation(c, 1, -1, K::eq, 0); }}},
       {"bool_lin_eq", {"IBi", [](C cc, Con c) { cc.linear(c, K::eq); }}},
       {"bool_lin_le", {"IBi", [](C cc, Con c) { cc.linear(c, K::le); }}},

@@ -76,23 +76,8 @@ class SliceSearcher final : public Searcher {
       : options_(options), helper_(helper), policy_(1, 1) {
     const auto start = Clock::now();
     SearchReport& report = setup;
-    report.space = ExecSpace::name();
-    report.team_size = lp.team_size;
-    report.vector_length = lp.vector_length;
-    report.teams = fleet_teams<ExecSpace>(original, options, lp);
-    rows_ = helper ? Rows{0, report.teams, false} : portfolio_rows(options, report.teams);
+    shape_fleet(original, options, lp, helper);
     const int rows = rows_.total();
-    report.free_teams = rows_.free;
-    if (helper) {
-      report.subproblem_depth = 0;
-    } else if (options.subproblem_depth >= 0) {
-      report.subproblem_depth = options.subproblem_depth;
-    } else if (rows_.complete > 1) {
-      report.subproblem_depth =
-          static_cast<int>(std::ceil(std::log2(subproblems_per_row(options, rows_.complete) * rows_.complete)));
-    }
-    if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
-    report.subproblems = std::int64_t(1) << report.subproblem_depth;
 
     Kokkos::Profiling::pushRegion("kcp::search::setup");
     // The program the kernel runs: the ternary propagators sorted by op (an option), the root store
@@ -117,134 +102,11 @@ class SliceSearcher final : public Searcher {
     }
     capacity_ = std::max<std::int64_t>(capacity, report.subproblem_depth + 1);
     kernel_.program = DeviceProgram<Memory>(host);
-    kernel_.phases = upload_phases<Memory>(program, options.phases, options);
-    kernel_.free_phases = upload_phases<Memory>(program, {}, options, &kernel_.phases);
-    report.store_slots = store_slots(options, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
-    report.snapshots = report.store_slots > 0;
-    report.copy_distance = report.snapshots ? options.copy_distance : 0;
-    // The event-driven fixpoint's workspaces of all teams together stay within queue_work_budget_bytes,
-    // else AC1 (fleet_teams has fitted the default teams where it could).
-    // Learning: the pool's room, in the event-driven fixpoint's queue too (domains/nogoods.hpp).
-    const int pool_capacity = options.learn != LearnMode::none ? std::max(1, options.nogood_capacity) : 0;
-    const std::size_t work_ints = QueueWork::ints(program.num_propagators() + pool_capacity, n_);
-    report.reads_per_variable = n_ > 0 ? double(kernel_.program.var_props.extent(0)) / n_ : 0;
-    const bool one_thread = lp.team_size * lp.vector_length == 1;
-    report.queue_fixpoint = queue_wanted(options.fixpoint_mode, one_thread, report.reads_per_variable) &&
-                            double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
-    // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
-    // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).
-    report.nogood_watches = pool_capacity > 0 && options.nogood_watches != 0;
-    kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
-                                        report.queue_fixpoint ? work_ints : 0, words,
-                                        pool_capacity > 0 && rows_.free > 0 ? std::size_t(options.nogood_log_ints) : 0,
-                                        pool_capacity > 0, report.nogood_watches ? pool_capacity : 0);
-    if (pool_capacity > 0) {
-      const std::size_t lits = std::size_t(pool_capacity) * std::size_t(std::max(1, options.nogood_max_length));
-      // Written before they are read (upload_nogoods): no zeroing (a parallel region each at set-up).
-      const auto bare = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
-      pool_begin_ = decltype(pool_begin_)(bare("kcp::search::nogood_begin"), std::size_t(pool_capacity) + 1);
-      pool_lits_ = decltype(pool_lits_)(bare("kcp::search::nogood_lits"), lits);
-      pool_watch_begin_ = decltype(pool_watch_begin_)(bare("kcp::search::nogood_watch_begin"), std::size_t(n_) + 1);
-      pool_watch_ = decltype(pool_watch_)(bare("kcp::search::nogood_watch"), lits);
-      pool_watch_nogood_ = decltype(pool_watch_nogood_)(bare("kcp::search::nogood_watch_nogood"), lits);
-      pool_activity_ = decltype(pool_activity_)("kcp::search::nogood_activity", 2 * std::size_t(pool_capacity));
-      kernel_.pool.begin = pool_begin_;
-      kernel_.pool.lits = pool_lits_;
-      kernel_.pool.watch_begin = pool_watch_begin_;
-      kernel_.pool.watch = pool_watch_;
-      kernel_.pool.watch_nogood = pool_watch_nogood_;
-      kernel_.pool.activity = pool_activity_;
-      kernel_.pool.capacity = pool_capacity;
-      // Raw nogoods up to twice the length kept: merging a variable's literals shortens many.
-      kernel_.max_nogood_length = 2 * std::max(1, options.nogood_max_length);
-      // The explaining thread beside: the free rows learn as with restart.
-      const LearnMode rows_learn = options.learn == LearnMode::explain ? LearnMode::restart : options.learn;
-      kernel_.learn = rows_.free > 0 ? rows_learn : LearnMode::none;
-    }
-    kernel_.queue = report.queue_fixpoint;
-#ifdef KCP_CHECK_INVARIANTS
-    if (report.subproblem_depth <= 22)
-      kernel_.state.check_tree = decltype(kernel_.state.check_tree)("kcp::search::check_tree",
-                                                                    std::size_t(1) << report.subproblem_depth);
-#endif
-    kernel_.root_fixpoint = root_fixpoint;
-    kernel_.objective = options.objective;
-    kernel_.path_length = report.subproblem_depth;
-    // The chunks of subproblems it holds (SearchState::chunks): alone, one of all 2^p; distributed,
-    // none until the driver deals them (at most all of them).
-    const bool dealt = options.chunk_log >= 0 && !helper;
-    kernel_.chunk_log = dealt ? std::min(options.chunk_log, report.subproblem_depth) : report.subproblem_depth;
-    kernel_.state.chunks = decltype(kernel_.state.chunks)(
-        "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
-    kernel_.complete_rows = rows_.complete;
-    kernel_.run_cap = std::max(1, options.subproblem_runs);
-    shallow_givers_ = options.shallow_givers;
-    kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);
-    // The dive cache: where several complete rows dive into 2^p subproblems, p >= 3, in at most 4,096
-    // blocks within a 16th of the copies' budget (64 MiB by default).
-    if (options.dive_cache && rows_.complete > 1 && report.subproblem_depth >= 3) {
-      const int p = report.subproblem_depth;
-      const int log = DiveCache<Memory>::choose_log(p, report.domain_bytes, options.copy_budget_bytes / 16);
-      if (log < p) {
-        kernel_.dive = DiveCache<Memory>(p, log, n_, words, rows_.complete);
-        report.dive_cache_depth = p - log;
-      }
-    }
-    // End-game splitting: a slot per complete row up to 256; pieces from decisions up to 256 levels
-    // below the subproblems' roots.
-    report.end_game_split = splits_end_game(options, rows_.complete);
-    if (report.end_game_split)
-      kernel_.split = SplitPool<Memory>(std::min(rows_.complete, 256),
-                                        static_cast<int>(std::min<std::int64_t>(capacity_, report.subproblem_depth + 256)));
-    kernel_.free_runs.vars =
-        detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
-    kernel_.free_runs.sequence = options.restart;
-    kernel_.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
-    kernel_.free_runs.lns = options.lns;
-    kernel_.free_runs.restart_permille = static_cast<int>(std::lround(std::clamp(options.restart_share, 0.0, 1.0) * 1000));
-    kernel_.free_runs.phase_saving = options.phase_saving;
-    kernel_.free_runs.alternate = !options.phases.empty();
-    // The host's rows draw other runs than the GPU's under the same seed.
-    // A distributed search's ranks too, by free_salt (the complete rows' random value choices stay the
-    // same everywhere: they shape the tree the subproblems are numbered in).
-    std::uint64_t free_seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;
-    if (options.free_salt != 0) free_seed = detail::mix(free_seed + options.free_salt);
-    kernel_.free_runs.seed = free_seed;
-    if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
-    // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
-    kernel_.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity_) + 1;
-    kernel_.fixpoint.ternary_chunk = lp.vector_length;
-    kernel_.fixpoint.max_iterations = options.max_fixpoint_iterations;
+    allocate_state(program, options, lp, words);
+    configure_kernel(program, options, lp, helper, root_fixpoint, words);
     report.setup_time_s = seconds_since(start);
     Kokkos::Profiling::popRegion();
-
-    const std::size_t bytes = Kernel::scratch_bytes(n_, words);
-    // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
-    // (the backend's default shape is the one measured, and is not second-guessed).
-    if (!helper && (options.team_size > 0 || options.vector_length > 0))
-      refuse_unrunnable_shape<ExecSpace>(
-          lp, [&] { return Policy(1, 1, lp.vector_length).team_size_max(kernel_, Kokkos::ParallelForTag()); });
-    policy_ = Policy(report.teams, lp.team_size, lp.vector_length);
-    report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
-                           : bytes <= std::size_t(policy_.scratch_size_max(0)) ? 0 : 1;
-    if (bytes > std::size_t(policy_.scratch_size_max(report.scratch_level)))
-      throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
-                              std::to_string(report.scratch_level));
-    policy_.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
-    level0_bytes_ = report.scratch_level == 0 ? bytes : 0;
-    kernel_.scratch_level = report.scratch_level;
-
-    team_ = Kokkos::create_mirror_view(kernel_.state.team);
-    control_ = Kokkos::create_mirror_view(kernel_.state.control);
-    // The counter's end: all 2^p subproblems, or, distributed, none until the driver deals chunks
-    // before the first launch (add_chunk reads the mirrors).
-    Kokkos::deep_copy(control_, kernel_.state.control);
-    control_(ctl_subproblem_end) = dealt ? 0 : report.subproblems;
-    Kokkos::deep_copy(kernel_.state.control, control_);
-    if (dealt) Kokkos::deep_copy(team_, kernel_.state.team);
-    incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
-    solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
-    budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
+    set_up_launch(options, lp, helper, words);
   }
 
   void launch() override {
@@ -540,6 +402,178 @@ class SliceSearcher final : public Searcher {
   }
 
  private:
+  /// Distributed (SearchOptions::chunk_log): the subproblems are dealt to it in chunks by the driver.
+  static bool dealt(const SearchOptions& options, bool helper) { return options.chunk_log >= 0 && !helper; }
+
+  /// The fleet's teams, its rows (complete and free), and the subproblems' depth.
+  void shape_fleet(const Program& original, const SearchOptions& options, const LaunchParams& lp, bool helper) {
+    SearchReport& report = setup;
+    report.space = ExecSpace::name();
+    report.team_size = lp.team_size;
+    report.vector_length = lp.vector_length;
+    report.teams = fleet_teams<ExecSpace>(original, options, lp);
+    rows_ = helper ? Rows{0, report.teams, false} : portfolio_rows(options, report.teams);
+    report.free_teams = rows_.free;
+    if (helper) {
+      report.subproblem_depth = 0;
+    } else if (options.subproblem_depth >= 0) {
+      report.subproblem_depth = options.subproblem_depth;
+    } else if (rows_.complete > 1) {
+      report.subproblem_depth =
+          static_cast<int>(std::ceil(std::log2(subproblems_per_row(options, rows_.complete) * rows_.complete)));
+    }
+    if (report.subproblem_depth > 40) throw std::invalid_argument("at most 2^40 subproblems");
+    report.subproblems = std::int64_t(1) << report.subproblem_depth;
+  }
+
+  /// The search state of every row: stacks, stores, the event-driven fixpoint's workspaces (when they fit),
+  /// the nogood pool.
+  void allocate_state(const Program& program, const SearchOptions& options, const LaunchParams& lp, int words) {
+    SearchReport& report = setup;
+    const int rows = rows_.total();
+    kernel_.phases = upload_phases<Memory>(program, options.phases, options);
+    kernel_.free_phases = upload_phases<Memory>(program, {}, options, &kernel_.phases);
+    report.store_slots = store_slots(options, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
+    report.snapshots = report.store_slots > 0;
+    report.copy_distance = report.snapshots ? options.copy_distance : 0;
+    // The event-driven fixpoint's workspaces of all teams together stay within queue_work_budget_bytes,
+    // else AC1 (fleet_teams has fitted the default teams where it could).
+    // Learning: the pool's room, in the event-driven fixpoint's queue too (domains/nogoods.hpp).
+    const int pool_capacity = options.learn != LearnMode::none ? std::max(1, options.nogood_capacity) : 0;
+    const std::size_t work_ints = QueueWork::ints(program.num_propagators() + pool_capacity, n_);
+    report.reads_per_variable = n_ > 0 ? double(kernel_.program.var_props.extent(0)) / n_ : 0;
+    const bool one_thread = lp.team_size * lp.vector_length == 1;
+    report.queue_fixpoint = queue_wanted(options.fixpoint_mode, one_thread, report.reads_per_variable) &&
+                            double(rows) * double(work_ints) * sizeof(std::int32_t) <= queue_work_budget_bytes;
+    // Watched literals of the pool (NogoodPool::propagate): on unless turned off (perf/NOTES.md entries
+    // 25 and 26: the CUDA tests, compute-sanitizer and the differential with learning ran with them).
+    report.nogood_watches = pool_capacity > 0 && options.nogood_watches != 0;
+    kernel_.state = SearchState<Memory>(rows, n_, static_cast<int>(capacity_), report.store_slots,
+                                        report.queue_fixpoint ? work_ints : 0, words,
+                                        pool_capacity > 0 && rows_.free > 0 ? std::size_t(options.nogood_log_ints) : 0,
+                                        pool_capacity > 0, report.nogood_watches ? pool_capacity : 0);
+    if (pool_capacity > 0) allocate_pool(options, pool_capacity);
+    kernel_.queue = report.queue_fixpoint;
+#ifdef KCP_CHECK_INVARIANTS
+    if (report.subproblem_depth <= 22)
+      kernel_.state.check_tree = decltype(kernel_.state.check_tree)("kcp::search::check_tree",
+                                                                    std::size_t(1) << report.subproblem_depth);
+#endif
+  }
+
+  /// The nogood pool's room (domains/nogoods.hpp) and what the rows learn.
+  void allocate_pool(const SearchOptions& options, int pool_capacity) {
+    const std::size_t lits = std::size_t(pool_capacity) * std::size_t(std::max(1, options.nogood_max_length));
+    // Written before they are read (upload_nogoods): no zeroing (a parallel region each at set-up).
+    const auto bare = [](const char* name) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(name)); };
+    pool_begin_ = decltype(pool_begin_)(bare("kcp::search::nogood_begin"), std::size_t(pool_capacity) + 1);
+    pool_lits_ = decltype(pool_lits_)(bare("kcp::search::nogood_lits"), lits);
+    pool_watch_begin_ = decltype(pool_watch_begin_)(bare("kcp::search::nogood_watch_begin"), std::size_t(n_) + 1);
+    pool_watch_ = decltype(pool_watch_)(bare("kcp::search::nogood_watch"), lits);
+    pool_watch_nogood_ = decltype(pool_watch_nogood_)(bare("kcp::search::nogood_watch_nogood"), lits);
+    pool_activity_ = decltype(pool_activity_)("kcp::search::nogood_activity", 2 * std::size_t(pool_capacity));
+    kernel_.pool.begin = pool_begin_;
+    kernel_.pool.lits = pool_lits_;
+    kernel_.pool.watch_begin = pool_watch_begin_;
+    kernel_.pool.watch = pool_watch_;
+    kernel_.pool.watch_nogood = pool_watch_nogood_;
+    kernel_.pool.activity = pool_activity_;
+    kernel_.pool.capacity = pool_capacity;
+    // Raw nogoods up to twice the length kept: merging a variable's literals shortens many.
+    kernel_.max_nogood_length = 2 * std::max(1, options.nogood_max_length);
+    // The explaining thread beside: the free rows learn as with restart.
+    const LearnMode rows_learn = options.learn == LearnMode::explain ? LearnMode::restart : options.learn;
+    kernel_.learn = rows_.free > 0 ? rows_learn : LearnMode::none;
+  }
+
+  /// What the kernel is told: the root, the subproblems' dealing, the dive cache, end-game splitting, the
+  /// free runs, the fixpoint's limits.
+  void configure_kernel(const Program& program, const SearchOptions& options, const LaunchParams& lp, bool helper,
+                        bool root_fixpoint, int words) {
+    SearchReport& report = setup;
+    kernel_.root_fixpoint = root_fixpoint;
+    kernel_.objective = options.objective;
+    kernel_.path_length = report.subproblem_depth;
+    // The chunks of subproblems it holds (SearchState::chunks): alone, one of all 2^p; distributed,
+    // none until the driver deals them (at most all of them).
+    const bool dealt = SliceSearcher::dealt(options, helper);
+    kernel_.chunk_log = dealt ? std::min(options.chunk_log, report.subproblem_depth) : report.subproblem_depth;
+    kernel_.state.chunks = decltype(kernel_.state.chunks)(
+        "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
+    kernel_.complete_rows = rows_.complete;
+    kernel_.run_cap = std::max(1, options.subproblem_runs);
+    shallow_givers_ = options.shallow_givers;
+    kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);
+    // The dive cache: where several complete rows dive into 2^p subproblems, p >= 3, in at most 4,096
+    // blocks within a 16th of the copies' budget (64 MiB by default).
+    if (options.dive_cache && rows_.complete > 1 && report.subproblem_depth >= 3) {
+      const int p = report.subproblem_depth;
+      const int log = DiveCache<Memory>::choose_log(p, report.domain_bytes, options.copy_budget_bytes / 16);
+      if (log < p) {
+        kernel_.dive = DiveCache<Memory>(p, log, n_, words, rows_.complete);
+        report.dive_cache_depth = p - log;
+      }
+    }
+    // End-game splitting: a slot per complete row up to 256; pieces from decisions up to 256 levels
+    // below the subproblems' roots.
+    report.end_game_split = splits_end_game(options, rows_.complete);
+    if (report.end_game_split)
+      kernel_.split = SplitPool<Memory>(std::min(rows_.complete, 256),
+                                        static_cast<int>(std::min<std::int64_t>(capacity_, report.subproblem_depth + 256)));
+    kernel_.free_runs.vars =
+        detail::upload<std::int32_t, Memory>("kcp::search::lns_vars", neighbourhood_vars(options, n_));
+    kernel_.free_runs.sequence = options.restart;
+    kernel_.free_runs.base = std::max<std::int64_t>(1, options.restart_base);
+    kernel_.free_runs.lns = options.lns;
+    kernel_.free_runs.restart_permille = static_cast<int>(std::lround(std::clamp(options.restart_share, 0.0, 1.0) * 1000));
+    kernel_.free_runs.phase_saving = options.phase_saving;
+    kernel_.free_runs.alternate = !options.phases.empty();
+    // The host's rows draw other runs than the GPU's under the same seed.
+    // A distributed search's ranks too, by free_salt (the complete rows' random value choices stay the
+    // same everywhere: they shape the tree the subproblems are numbered in).
+    std::uint64_t free_seed = helper ? detail::mix(options.seed + 0x68656c70ULL) : options.seed;
+    if (options.free_salt != 0) free_seed = detail::mix(free_seed + options.free_salt);
+    kernel_.free_runs.seed = free_seed;
+    if (options.objective >= 0) report.objective_bound = program.lb[std::size_t(options.objective)];
+    // Distance 0 (the subproblem's root only): a distance no depth below the root reaches.
+    kernel_.copy_distance = report.copy_distance > 0 ? report.copy_distance : static_cast<int>(capacity_) + 1;
+    kernel_.fixpoint.ternary_chunk = lp.vector_length;
+    kernel_.fixpoint.max_iterations = options.max_fixpoint_iterations;
+  }
+
+  /// The launch: the team policy (a requested shape refused by name when it cannot run), the store's scratch
+  /// level, the host mirrors, the first slice's budget.
+  void set_up_launch(const SearchOptions& options, const LaunchParams& lp, bool helper, int words) {
+    SearchReport& report = setup;
+    const std::size_t bytes = Kernel::scratch_bytes(n_, words);
+    // Kokkos aborts on a team it cannot run: refuse a requested shape with the options' names instead
+    // (the backend's default shape is the one measured, and is not second-guessed).
+    if (!helper && (options.team_size > 0 || options.vector_length > 0))
+      refuse_unrunnable_shape<ExecSpace>(
+          lp, [&] { return Policy(1, 1, lp.vector_length).team_size_max(kernel_, Kokkos::ParallelForTag()); });
+    policy_ = Policy(report.teams, lp.team_size, lp.vector_length);
+    report.scratch_level = options.scratch_level >= 0 ? options.scratch_level
+                           : bytes <= std::size_t(policy_.scratch_size_max(0)) ? 0 : 1;
+    if (bytes > std::size_t(policy_.scratch_size_max(report.scratch_level)))
+      throw std::length_error("the store (" + std::to_string(bytes) + " bytes) does not fit in team scratch level " +
+                              std::to_string(report.scratch_level));
+    policy_.set_scratch_size(report.scratch_level, Kokkos::PerTeam(bytes));
+    level0_bytes_ = report.scratch_level == 0 ? bytes : 0;
+    kernel_.scratch_level = report.scratch_level;
+
+    team_ = Kokkos::create_mirror_view(kernel_.state.team);
+    control_ = Kokkos::create_mirror_view(kernel_.state.control);
+    // The counter's end: all 2^p subproblems, or, distributed, none until the driver deals chunks
+    // before the first launch (add_chunk reads the mirrors).
+    Kokkos::deep_copy(control_, kernel_.state.control);
+    control_(ctl_subproblem_end) = dealt(options, helper) ? 0 : report.subproblems;
+    Kokkos::deep_copy(kernel_.state.control, control_);
+    if (dealt(options, helper)) Kokkos::deep_copy(team_, kernel_.state.team);
+    incumbent_ = Kokkos::create_mirror_view(kernel_.state.incumbent);
+    solution_row_ = Kokkos::create_mirror_view(Kokkos::subview(kernel_.state.solution, 0, Kokkos::ALL()));
+    budget_ = options.slice_nodes > 0 ? options.slice_nodes : 1;  // grows with the measured cost
+  }
+
   SearchOptions options_;
   bool helper_ = false;  ///< the host's rows beside a GPU (their solutions are marked Found::host)
   Rows rows_;

@@ -291,6 +291,135 @@ KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram
                                        : propagate_local(lanes, program, id, s);
 }
 
+/// queue_fixpoint's counters in the workspace (QueueWork::counters) and the sizes it uses. Queue sizes and
+/// touched counts rotate over two slots.
+struct QueueCounters {
+  int* failed;
+  int* qsize;   ///< [2]: entries at the bottom of each queue (one lane each)
+  int* tcount;  ///< [2]: variables in each touched list; pending events are in list 0
+  int* gsize;   ///< [2]: entries at the top of each queue (a vector group each)
+  int top;      ///< the queue's length: group entries fill it from the top down
+  int num_props;
+  int num_nogoods;
+};
+
+/// With `full`: every propagator into queue 0, the ternary ones, rows for one lane and elements at the
+/// bottom, the long rows and the globals at the top.
+template <class TeamMember, class MemorySpace>
+KOKKOS_INLINE_FUNCTION void queue_every_propagator(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
+                                                   const QueueWork& work, const QueueCounters& c) {
+  const int num_props = c.num_props, top = c.top;
+  const int num_ternary = program.num_ternary();
+  const int num_rows = program.rows.size();
+  const int num_group_rows = num_rows - program.num_lane_rows;
+  const int num_group = num_group_rows + program.num_globals();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
+    const int lane_end = num_ternary + program.num_lane_rows;
+    const int from_top = num_props - 1 - i;
+    std::int32_t id;
+    if (i < num_ternary) {
+      id = i;
+    } else if (i < lane_end) {
+      id = num_ternary + program.row_order(i - num_ternary);
+    } else if (i < num_props - num_group) {
+      id = num_ternary + num_rows + (i - lane_end);
+    } else if (from_top < num_group_rows) {
+      id = num_ternary + program.row_order(program.num_lane_rows + from_top);
+    } else {
+      id = program.global_first[0] + (from_top - num_group_rows);
+    }
+    work.queue(0)[i < num_props - num_group ? i : top - 1 - from_top] = id;
+  });
+}
+
+/// (B) of an iteration: the variables of touched list t into queue q, each propagator (and nogood) that
+/// reads their kinds of change once (a queued flag; group ones from the top down), their touched flags
+/// cleared. Without `schedule` (every propagator is queued already) only the flags are cleared.
+template <class TeamMember, class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION void schedule_events(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
+                                            const Store& s, const QueueWork& work, const QueueCounters& c,
+                                            const NogoodPool<MemorySpace>* pool, std::int32_t* watches, int t, int q,
+                                            bool schedule) {
+  int* const qsize = c.qsize;
+  int* const gsize = c.gsize;
+  const int top = c.top, num_props = c.num_props, num_nogoods = c.num_nogoods;
+  const std::int32_t* list = work.touched_list(t);
+  const auto enqueue = [&](const std::int32_t p, const bool group) {
+    if constexpr (Store::concurrent) {
+      if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
+        if (group) {
+          work.queue(q)[top - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
+        } else {
+          work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
+        }
+      }
+    } else {
+      if (work.queued()[p] == 0) {
+        work.queued()[p] = 1;
+        if (group) {
+          work.queue(q)[top - 1 - gsize[q]++] = p;
+        } else {
+          work.queue(q)[qsize[q]++] = p;
+        }
+      }
+    }
+  };
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c.tcount[t]), [&](const int k) {
+    const int x = list[k];
+    const std::int32_t touched = work.touched_flag()[x];
+    work.touched_flag()[x] = 0;
+    if (!schedule) return;
+    // A variable left free wakes only the propagators that read its kinds of change (program.hpp's
+    // Wake); a bounds-only store runs them all (a != row over a bounds-only variable is no Wake::fixed).
+    const int begin = program.wake_from(x, !Store::holes || s.fixed(x), touched);
+    const int end = program.var_begin(x + 1);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int j) {
+      const std::int32_t p = program.var_props(j);
+      enqueue(p, program.runs_on_group(p));
+    });
+    if (num_nogoods > 0)
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, pool->watch_first(x), pool->watch_end(x)),
+                           [&](const int j) {
+                             const int k = pool->woken(j, s, watches);
+                             if (k >= 0) enqueue(num_props + k, false);
+                           });
+  });
+}
+
+/// (A) of an iteration: queue q's `size` lane entries (one propagator or nogood per lane) and
+/// `group_size` group entries (a long row or a global on a vector group) run on `st`, which records
+/// their changes; a failure sets *c.failed.
+template <class TeamMember, class MemorySpace, class Store>
+KOKKOS_INLINE_FUNCTION void run_queue(const TeamMember& team, const DeviceProgram<MemorySpace>& program, const Store& st,
+                                      const QueueWork& work, const QueueCounters& c, const NogoodPool<MemorySpace>* pool,
+                                      std::int32_t* watches, int q, int size, int group_size, int chunk) {
+  int* const failed = c.failed;
+  const int num_props = c.num_props, top = c.top;
+  const int num_ternary = program.num_ternary();
+  const std::int32_t* queue = work.queue(q);
+  for_each_lane(team, size, chunk, [&](const int k) {
+    const std::int32_t p = queue[k];
+    work.queued()[p] = 0;
+    if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st, watches)) & prop_failed) *failed = 1;
+  });
+  const VectorLanes<TeamMember> lanes{team};
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
+    const std::int32_t p = queue[top - 1 - k];
+    Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
+    const int status = p >= program.global_first[0] ? program.propagate_global_id(lanes, p, st)
+                                                    : propagate_linear(lanes, program.rows, p - num_ternary, st);
+    if (status & prop_failed) *failed = 1;
+  });
+}
+
+/// Clears the touched flags of list t's variables (the events a failure left). The caller puts a barrier
+/// after it.
+template <class TeamMember>
+KOKKOS_INLINE_FUNCTION void clear_touched(const TeamMember& team, const QueueWork& work, const QueueCounters& c, int t) {
+  const std::int32_t* left = work.touched_list(t);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, c.tcount[t]), [&](const int k) { work.touched_flag()[left[k]] = 0; });
+}
+
 /// Event-driven fixpoint of one team: each iteration runs only the propagators (and the nogoods of
 /// `pool`, when given) that read a variable changed in the previous one, one propagator per lane (TeamThreadRange over chunks of
 /// `ternary_chunk` queue entries, ThreadVectorRange inside). The store must be a fixpoint except for
@@ -300,9 +429,9 @@ KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram
 /// watched literals, NogoodPool::woken), a changed variable wakes only the nogoods watching it there. Reaches the same fixpoint as serial_fixpoint.
 ///
 /// Iteration, with two barriers: (B) the variables touched so far are turned into the queue, each
-/// propagator once (a queued flag), and their touched flags cleared; (A) the queue runs, its
-/// narrowings touching variables into the other touched list. Queue sizes and touched counts rotate
-/// over two slots, each reset one phase after its last reader.
+/// propagator once (a queued flag), and their touched flags cleared (schedule_events); (A) the queue
+/// runs, its narrowings touching variables into the other touched list (run_queue). Queue sizes and
+/// touched counts rotate over two slots, each reset one phase after its last reader.
 /// On exit the workspace is clean: no touched variable, no queued propagator.
 template <class TeamMember, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
@@ -310,22 +439,21 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
                                                      const FixpointOptions& options, bool full,
                                                      const NogoodPool<MemorySpace>* pool = nullptr,
                                                      int nogoods_from = 0, std::int32_t* watches = nullptr) {
-  int* failed = work.counters();
-  int* qsize = work.counters() + 1;   // [2]
-  int* tcount = work.counters() + 3;  // [2]; pending events are in list 0
-  int* gsize = work.counters() + 5;   // [2]: entries at the top of each queue
-  const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
   const int num_props = program.num_propagators();
   const int num_nogoods = pool != nullptr ? pool->size() : 0;
-  const int top = work.num_props;  // the queue's length: group entries fill it from the top down
+  const QueueCounters c{work.counters(),     work.counters() + 1, work.counters() + 3, work.counters() + 5,
+                        work.num_props, num_props,           num_nogoods};
+  int* const failed = c.failed;
+  int* const qsize = c.qsize;
+  int* const tcount = c.tcount;
+  int* const gsize = c.gsize;
+  const int chunk = options.ternary_chunk > 0 ? options.ternary_chunk : 1;
+  const int top = c.top;
   const int first_nogood = full ? 0 : nogoods_from < num_nogoods ? nogoods_from : num_nogoods;
   const int initial_nogoods = num_nogoods - first_nogood;
   FixpointResult res;
   int q = 0, t = 0;
-  const int num_ternary = program.num_ternary();
-  const int num_rows = program.rows.size();
-  const int num_group_rows = num_rows - program.num_lane_rows;
-  const int num_group = num_group_rows + program.num_globals();
+  const int num_group = program.rows.size() - program.num_lane_rows + program.num_globals();
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     *failed = 0;
     qsize[0] = (full ? num_props - num_group : 0) + initial_nogoods;
@@ -333,26 +461,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     qsize[1] = 0;
     gsize[1] = 0;
   });
-  if (full) {
-    // Ternary, rows for one lane and elements at the bottom, the long rows and the globals at the top.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
-      const int lane_end = num_ternary + program.num_lane_rows;
-      const int from_top = num_props - 1 - i;
-      std::int32_t id;
-      if (i < num_ternary) {
-        id = i;
-      } else if (i < lane_end) {
-        id = num_ternary + program.row_order(i - num_ternary);
-      } else if (i < num_props - num_group) {
-        id = num_ternary + num_rows + (i - lane_end);
-      } else if (from_top < num_group_rows) {
-        id = num_ternary + program.row_order(program.num_lane_rows + from_top);
-      } else {
-        id = program.global_first[0] + (from_top - num_group_rows);
-      }
-      work.queue(0)[i < num_props - num_group ? i : top - 1 - from_top] = id;
-    });
-  }
+  if (full) queue_every_propagator(team, program, work, c);
   if (initial_nogoods > 0) {
     // After the lane propagators; queued, so that the first events do not queue them again.
     const int at = full ? num_props - num_group : 0;
@@ -364,49 +473,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
   team.team_barrier();
   for (bool first = true;; first = false) {
     // (B) events of list t into queue q (when every propagator is queued already, only clear them).
-    const bool schedule = !(full && first);
-    const std::int32_t* list = work.touched_list(t);
-    // Propagator (or nogood) p into queue q, once: group ones from the top down.
-    const auto enqueue = [&](const std::int32_t p, const bool group) {
-      if constexpr (Store::concurrent) {
-        if (Kokkos::atomic_exchange(&work.queued()[p], 1) == 0) {
-          if (group) {
-            work.queue(q)[top - 1 - Kokkos::atomic_fetch_add(&gsize[q], 1)] = p;
-          } else {
-            work.queue(q)[Kokkos::atomic_fetch_add(&qsize[q], 1)] = p;
-          }
-        }
-      } else {
-        if (work.queued()[p] == 0) {
-          work.queued()[p] = 1;
-          if (group) {
-            work.queue(q)[top - 1 - gsize[q]++] = p;
-          } else {
-            work.queue(q)[qsize[q]++] = p;
-          }
-        }
-      }
-    };
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]), [&](const int k) {
-      const int x = list[k];
-      const std::int32_t touched = work.touched_flag()[x];
-      work.touched_flag()[x] = 0;
-      if (!schedule) return;
-      // A variable left free wakes only the propagators that read its kinds of change (program.hpp's
-      // Wake); a bounds-only store runs them all (a != row over a bounds-only variable is no Wake::fixed).
-      const int begin = program.wake_from(x, !Store::holes || s.fixed(x), touched);
-      const int end = program.var_begin(x + 1);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, begin, end), [&](const int j) {
-        const std::int32_t p = program.var_props(j);
-        enqueue(p, program.runs_on_group(p));
-      });
-      if (num_nogoods > 0)
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, pool->watch_first(x), pool->watch_end(x)),
-                             [&](const int j) {
-                               const int k = pool->woken(j, s, watches);
-                               if (k >= 0) enqueue(num_props + k, false);
-                             });
-    });
+    schedule_events(team, program, s, work, c, pool, watches, t, q, !(full && first));
     Kokkos::single(Kokkos::PerTeam(team), [&]() { tcount[t ^ 1] = 0; });
     team.team_barrier();
     const int size = qsize[q];
@@ -422,9 +489,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
         Kokkos::single(Kokkos::PerTeam(team), [&]() { *failed = 1; });
         t ^= 1;
         team.team_barrier();
-        const std::int32_t* left = work.touched_list(t);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]),
-                             [&](const int k) { work.touched_flag()[left[k]] = 0; });
+        clear_touched(team, work, c, t);
         team.team_barrier();
         break;
       }
@@ -449,21 +514,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
       break;
     }
     // (A) run queue q; changes go to touched list t ^ 1.
-    const Store st = tracking(s, work, t ^ 1);
-    const std::int32_t* queue = work.queue(q);
-    for_each_lane(team, size, chunk, [&](const int k) {
-      const std::int32_t p = queue[k];
-      work.queued()[p] = 0;
-      if ((p < num_props ? propagate_one(program, p, st) : pool->propagate(p - num_props, st, watches)) & prop_failed) *failed = 1;
-    });
-    const VectorLanes<TeamMember> lanes{team};
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
-      const std::int32_t p = queue[top - 1 - k];
-      Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
-      const int status = p >= program.global_first[0] ? program.propagate_global_id(lanes, p, st)
-                                                      : propagate_linear(lanes, program.rows, p - num_ternary, st);
-      if (status & prop_failed) *failed = 1;
-    });
+    run_queue(team, program, tracking(s, work, t ^ 1), work, c, pool, watches, q, size, group_size, chunk);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       qsize[q ^ 1] = 0;
       gsize[q ^ 1] = 0;
@@ -475,9 +526,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
     t ^= 1;
     if (*failed) {
       // Clear the events the failed iteration left.
-      const std::int32_t* left = work.touched_list(t);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tcount[t]),
-                           [&](const int k) { work.touched_flag()[left[k]] = 0; });
+      clear_touched(team, work, c, t);
       team.team_barrier();
       break;
     }

@@ -62,6 +62,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <utility>
+
 namespace kcp {
 
 /// Holes: whether the program has bitsets (domains/store.hpp); without, the kernel is compiled with no
@@ -123,7 +125,16 @@ struct ParallelSearch {
     if (saved > keep) saved = keep;
   }
 
-  static constexpr int shared_ints = 5;
+  /// What the threads of a team share about a node, in team scratch after the fixpoint's flags: written
+  /// by one thread (Kokkos::single), read by all after a barrier.
+  struct NodeShared {
+    int failed;       ///< the node failed while its store was made (a replayed decision, the bound)
+    int end_launch;   ///< the team ends the launch: a solution is in its slot, or an error
+    int out_of_work;  ///< no work for the team in this launch (or the stop flag)
+    int piece;        ///< the split pool's slot of a piece taken (-1: none)
+    int dive_block;   ///< the dive cache's block a new subproblem's dive starts from (-1: none)
+  };
+  static constexpr int shared_ints = static_cast<int>(sizeof(NodeShared) / sizeof(int));
   /// Team scratch: the bitset words, lb, ub, the fixpoint flags and the shared control words; a
   /// multiple of 16 bytes, since level-1 scratch lays the teams' shares end to end and each begins
   /// with 8-byte words (an odd count of ints misaligned every other team's: CUDA's misaligned address
@@ -254,338 +265,477 @@ struct ParallelSearch {
   }
 #endif
 
+  using RowSlots = decltype(Kokkos::subview(std::declval<const decltype(SearchState<MemorySpace>::team)&>(), 0,
+                                            Kokkos::ALL()));
+  using RowDecisions = decltype(Kokkos::subview(std::declval<const decltype(SearchState<MemorySpace>::decisions)&>(),
+                                                0, Kokkos::ALL()));
+
+  /// A team's row through a launch: its state's slots and decisions, its store in team scratch (`s`; `es`
+  /// narrows and records the changes as the next fixpoint's events), and what carries from node to node.
+  struct Row {
+    int t;
+    bool complete;  ///< a complete row (the subproblems), else free (restarts and LNS)
+    std::int32_t* lb;
+    std::int32_t* ub;
+    DomainWord* bits;
+    int* flags;  ///< team_fixpoint's flags
+    NodeShared* shared;
+    RowSlots ts;
+    RowDecisions decisions;
+    /// The row's watched literals of the pool's nogoods (NogoodPool::propagate); null: none.
+    std::int32_t* watches;
+    Store s, es;
+    QueueWork qw;
+    /// Free rows with an incumbent take its values first where they can (solution phase saving); the
+    /// host publishes the incumbent between launches only.
+    const std::int32_t* guide;
+    /// The last node's fixpoint was capped: the next one runs every propagator.
+    bool last_capped;
+    /// How many of the pool's nogoods the store is a fixpoint of (plus the events since): the next
+    /// fixpoint that uses the pool runs the others once.
+    int pool_applied;
+  };
+
+  /// One node: where it stands, what its fixpoint did, how it branches.
+  struct Node {
+    int prefix;        ///< the row's never-undone prefix: the subproblem's path, the free run's fixings
+    bool prefetching;  ///< diving to a block's root for the other rows (DiveCache), not in its own subproblem
+    bool restore;      ///< the store is recomputed from a copy, the dive cache or the root
+    bool full;         ///< the event-driven fixpoint runs every propagator
+    int replay_from;   ///< restore: the first decision replayed
+    int depth;
+    bool use_pool;     ///< the nogoods apply here (where the bound does)
+    bool failed = false, capped = false;
+    int iterations = 0;
+    std::int64_t propagations = 0;
+    bool published = false;  ///< this node's store was published to the dive cache
+    Branch branch;
+    bool solution = false;
+  };
+
+  /// The kernel: a team searches its row for up to node_budget nodes, as phases per node.
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
-    const int t = first_row + team.league_rank();
-    const bool complete = t < complete_rows;
-    const int n = program.num_vars;
     auto& scratch = team.team_scratch(scratch_level);
-    const int words = Holes ? program.domain_words() : 0;
+    const int n = program.num_vars, words = Holes ? program.domain_words() : 0;
     DomainWord* bits = static_cast<DomainWord*>(scratch.get_shmem(sizeof(DomainWord) * words));
     std::int32_t* lb = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
     std::int32_t* ub = static_cast<std::int32_t*>(scratch.get_shmem(sizeof(std::int32_t) * n));
     int* flags = static_cast<int*>(scratch.get_shmem(sizeof(int) * (fixpoint_flag_count + shared_ints)));
-    auto ts = Kokkos::subview(state.team, t, Kokkos::ALL());
+    const int t = first_row + team.league_rank();
     if (flags == nullptr) {  // the launch asked for less scratch than this needs: report, do not corrupt
       Kokkos::single(Kokkos::PerTeam(team), [&]() { state.control(ctl_error) = 1; });
       return;
     }
+    const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
+    const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators() + pool.capacity, n};
+    const bool complete = t < complete_rows;
+    Row row{t,
+            complete,
+            lb,
+            ub,
+            bits,
+            flags,
+            reinterpret_cast<NodeShared*>(flags + fixpoint_flag_count),
+            Kokkos::subview(state.team, t, Kokkos::ALL()),
+            Kokkos::subview(state.decisions, t, Kokkos::ALL()),
+            state.nogood_watches.extent(0) > 0 ? &state.nogood_watches(t, 0) : nullptr,
+            s,
+            queue ? pending_events(s, qw) : s,
+            qw,
+            complete ? nullptr : free_runs.guide(state, n),
+            false,
+            0};
+    if (!enter(team, row)) return;
+    for (std::int64_t visited = 0; visited < node_budget; ++visited) {
+      if (!take_work(team, row)) return;
+      Node node = begin_node(team, row, visited == 0);
+      if (node.restore) restore(team, row, node);
+      apply_bound(team, row, node);
+      propagate(team, row, node);
+#ifdef KCP_CHECK_INVARIANTS
+      if (!node.failed && !node.capped) check_invariants(team, s, qw, node.depth, node.restore, node.use_pool);
+#endif
+      publish_dive(team, row, node);
+      save_snapshot(team, row, node);
+      branch(team, row, node);
+      record_solution(team, row, node);
+      if (next_node(team, row, node)) return;
+    }
+  }
+
+  // --- The kernel's phases ---
+
+  /// Whether the team searches in this launch (not idle, no solution waiting in its slot); resets the
+  /// row's watched literals when the pool's epoch is not the one they were set in (the host deleted
+  /// nogoods since: ids moved).
+  KOKKOS_INLINE_FUNCTION bool enter(const TeamMember& team, const Row& row) const {
     // One thread reads whether the team is done and tells the others: a thread that read it on its
     // own could start late, after a faster one had found no subproblem left and marked the team idle,
     // and return while the faster one waited for it at a barrier (a hang with --team-size 2 on OpenMP).
+    const auto& ts = row.ts;
     int done = 0;
     Kokkos::single(
         Kokkos::PerTeam(team), [&](int& d) { d = (ts(team_idle) || ts(team_has_solution)) ? 1 : 0; }, done);
-    if (done) return;
-    // [0]: node failed; [1]: what next; [2]: out of work; [3]: the split pool's slot of a piece taken;
-    // [4]: the dive cache's block a new subproblem's dive starts from (-1: none)
-    int* shared = flags + fixpoint_flag_count;
-    // The row's watched literals of the pool's nogoods (NogoodPool::propagate), unset when the pool's
-    // epoch is not the one they were set in (the host deleted nogoods since: ids moved).
-    std::int32_t* const watches = state.nogood_watches.extent(0) > 0 ? &state.nogood_watches(t, 0) : nullptr;
-    if (watches != nullptr) {
+    if (done) return false;
+    if (row.watches != nullptr) {
       int stale = 0;
       Kokkos::single(
           Kokkos::PerTeam(team), [&](int& v) { v = ts(team_watch_epoch) != pool.epoch + 1 ? 1 : 0; }, stale);
       if (stale) {
+        std::int32_t* const watches = row.watches;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 2 * pool.capacity), [&](const int i) { watches[i] = -1; });
         team.team_barrier();
         Kokkos::single(Kokkos::PerTeam(team), [&]() { ts(team_watch_epoch) = pool.epoch + 1; });
       }
     }
-    const Store s = program.template store<Concurrent, Holes>(lb, ub, bits);
-    // The event-driven fixpoint's workspace; narrowing between fixpoints goes through `es`, which
-    // records the changes as the next fixpoint's events.
-    const QueueWork qw{queue ? &state.work(t, 0) : nullptr, program.num_propagators() + pool.capacity, n};
-    const Store es = queue ? pending_events(s, qw) : s;
-    const auto row_decisions = Kokkos::subview(state.decisions, t, Kokkos::ALL());
-    // Free rows with an incumbent take its values first where they can (solution phase saving); the
-    // host publishes the incumbent between launches only.
-    const std::int32_t* const guide = complete ? nullptr : free_runs.guide(state, n);
+    return true;
+  }
 
-    bool last_capped = false;
-    // How many of the pool's nogoods the store is a fixpoint of (plus the events since): the next
-    // fixpoint that uses the pool runs the others once.
-    int pool_applied = 0;
-    for (std::int64_t visited = 0; visited < node_budget; ++visited) {
-      // Take a subproblem when none is in hand.
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        shared[0] = 0;
-        shared[2] = 0;
-        shared[3] = -1;
-        shared[4] = -1;
-        // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
-        // runs: end it at this node boundary, with the state as the last node left it.
-        // A free row ends with the complete search: it alone decides when the search is over (a
-        // state without complete rows, the host's beside a GPU, is stopped by the host).
-        if (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
-            (!complete && complete_rows > 0 &&
-             Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
-          shared[2] = 1;
-        } else if (ts(team_subproblem) < 0) {
-          if (!complete) {
-            free_runs.start(state, t, ts, row_decisions, n);
-          } else if (take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) {
-            // A prefetch first, or its block's root when published (search/modes.hpp's DiveCache).
-            if (dive.enabled()) shared[4] = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, true));
-            if (split.enabled()) {
-              split.stop_waiting(state, ts);
-              split.hold(state, true);
-            }
-          } else if (split.enabled()) {
-            shared[3] = split.take(state, ts);
-            if (shared[3] < 0) shared[2] = 1;
-          } else {
-            mark_idle(state, ts);
-            shared[2] = 1;
+  /// Take work when none is in hand: a subproblem (and where its dive starts), a free run, a piece of
+  /// another row's subproblem; false when there is none (or the stop flag is up).
+  KOKKOS_INLINE_FUNCTION bool take_work(const TeamMember& team, const Row& row) const {
+    const auto& ts = row.ts;
+    NodeShared& sh = *row.shared;
+    const bool complete = row.complete;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      sh.failed = 0;
+      sh.out_of_work = 0;
+      sh.piece = -1;
+      sh.dive_block = -1;
+      // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
+      // runs: end it at this node boundary, with the state as the last node left it.
+      // A free row ends with the complete search: it alone decides when the search is over (a
+      // state without complete rows, the host's beside a GPU, is stopped by the host).
+      if (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
+          (!complete && complete_rows > 0 &&
+           Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
+        sh.out_of_work = 1;
+      } else if (ts(team_subproblem) < 0) {
+        if (!complete) {
+          free_runs.start(state, row.t, ts, row.decisions, program.num_vars);
+        } else if (take_subproblem(state, ts, path_length, chunk_log, run_cap, complete_rows)) {
+          // A prefetch first, or its block's root when published (search/modes.hpp's DiveCache).
+          if (dive.enabled()) sh.dive_block = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, true));
+          if (split.enabled()) {
+            split.stop_waiting(state, ts);
+            split.hold(state, true);
           }
-        } else if (complete && ts(team_dive_enter)) {
-          // Back from a prefetch: its own subproblem's block root, when published.
-          ts(team_dive_enter) = 0;
-          shared[4] = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, false));
-        } else if (complete && split.enabled()) {
-          split.give(state, ts, row_decisions, static_cast<int>(ts(team_prefix)));
-        }
-      });
-      team.team_barrier();
-      if (shared[2]) return;
-      // A piece of another row's subproblem (SplitPool): its decisions become the row's prefix.
-      if (shared[3] >= 0) split.copy(team, shared[3], row_decisions, static_cast<int>(ts(team_depth)));
-      // The row's never-undone prefix: the subproblem's path, or the free run's fixings.
-      const int prefix = static_cast<int>(ts(team_prefix));
-      // Diving to a block's root for the other rows (search/modes.hpp's DiveCache), not in its own subproblem.
-      const bool prefetching = complete && ts(team_dive_prefetch) != 0;
-
-      // The node's store: recomputed from the root, or the current one after a decision. A launch
-      // starts with a recomputation: team scratch does not outlive the launch.
-      const bool restore = visited == 0 || ts(team_restore) != 0;
-      // Whether the event-driven fixpoint must run every propagator: the store is not known to be a
-      // fixpoint plus recorded events (the last node's fixpoint was capped, or the root is none).
-      bool full = last_capped;
-      int replay_from = 0;
-      if (restore) {
-        // From the deepest copy above the node (the decisions below it are replayed; the node's
-        // last decision is at depth - 1), else from the root (all of them).
-        const int depth = static_cast<int>(ts(team_depth));
-        const int saved = static_cast<int>(ts(team_snapshot));
-        int slot = -1;
-        if (saved > 0 && depth - 1 >= prefix) {
-          slot = (depth - 1 - prefix) / copy_distance;
-          if (slot > saved - 1) slot = saved - 1;
-        }
-        // A block's root from the dive cache is a complete fixpoint with nothing to replay.
-        const bool from_dive = shared[4] >= 0;
-        const bool from_snapshot = !from_dive && slot >= 0;
-        full = !from_dive && !from_snapshot && !root_fixpoint;
-        replay_from = from_dive ? depth : from_snapshot ? prefix + slot * copy_distance : 0;
-        pool_applied = from_snapshot && pool.count > 0 ? pool.applied(state.snapshot_pool(t, slot)) : 0;
-        if (from_dive) {
-          dive.load(team, shared[4], row_decisions, n, words, lb, ub, bits);
-        } else if (from_snapshot) {
-          load_copy(team, t, slot, lb, ub, bits);
+        } else if (split.enabled()) {
+          sh.piece = split.take(state, ts);
+          if (sh.piece < 0) sh.out_of_work = 1;
         } else {
-          load_root(team, lb, ub, bits);
+          mark_idle(state, ts);
+          sh.out_of_work = 1;
         }
-        team.team_barrier();
-        // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
-        // store is shared); a wipe-out missed by two racing narrowings is caught by the fixpoint's
-        // final sweep.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, replay_from, static_cast<int>(ts(team_depth))), [&](const int d) {
-          Kokkos::single(Kokkos::PerThread(team), [&]() {
-            int st = 0;
-            apply(state.decisions(t, d), state.decisions(t, d).right, es, st);
-            if (st & prop_failed) shared[0] = 1;
-          });
-        });
-        team.team_barrier();
+      } else if (complete && ts(team_dive_enter)) {
+        // Back from a prefetch: its own subproblem's block root, when published.
+        ts(team_dive_enter) = 0;
+        sh.dive_block = static_cast<int>(dive.enter(state, ts, path_length, chunk_log, false));
+      } else if (complete && split.enabled()) {
+        split.give(state, ts, row.decisions, static_cast<int>(ts(team_prefix)));
       }
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        int st = shared[0] ? prop_failed : 0;
-        if (restore) {
-          ts(team_restore) = 0;
-          ts(team_restores) += 1;
-          ts(team_replayed) += ts(team_depth) - replay_from;
-        }
-        // The bound applies from the subproblems' roots down: the dive above them must see the same
-        // tree in every team at every time, or the bit paths would not partition it. Free rows
-        // share no tree: everywhere.
-        if (objective >= 0 && (!complete || ts(team_depth) >= prefix)) {
-          // An atomic read: another team may have lowered the best objective since the last node.
-          const std::int64_t best = Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX);
-          if (best != INT64_MAX) st |= es.narrow_max(objective, best - 1);
-        }
-        shared[0] = (st & prop_failed) ? 1 : 0;
-      });
-      team.team_barrier();
-      bool failed = shared[0] != 0;
-      int iterations = 0;
-      std::int64_t propagations = 0;
-      bool capped = false;
-      // The nogoods apply where the bound does.
-      const bool use_pool = pool.count > 0 && (!complete || ts(team_depth) >= prefix);
-      const NogoodPool<MemorySpace>* const nogoods = use_pool ? &pool : nullptr;
-      if (!failed) {
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, fixpoint, full, nogoods, pool_applied, watches)
-                                        : team_fixpoint(team, program, s, flags, fixpoint, nogoods, watches);
-        failed = fp.failed;
-        iterations = fp.iterations;
-        propagations = fp.propagations;
-        capped = fp.capped;
-      }
-      last_capped = capped;
-      pool_applied = use_pool ? pool.count : 0;
-      const int node_depth = static_cast<int>(ts(team_depth));
-#ifdef KCP_CHECK_INVARIANTS
-      if (!failed && !capped) check_invariants(team, s, qw, node_depth, restore, use_pool);
-#endif
-      // A dive at a block's root that no other row claimed: publish it (search/modes.hpp's DiveCache;
-      // a prefetch claimed it before it began).
-      bool published_here = false;
-      if (complete && node_depth == dive.depth && node_depth < prefix && !failed && !capped && dive.enabled()) {
-        int claimed = 0;
-        Kokkos::single(
-            Kokkos::PerTeam(team),
-            [&](int& c) { c = prefetching || dive.claim(dive.block(ts(team_subproblem))) ? 1 : 0; }, claimed);
-        if (claimed) dive.publish(team, dive.block(ts(team_subproblem)), row_decisions, n, words, lb, ub, bits);
-        published_here = claimed != 0;
-      }
-      // A copy level: save the store in the next slot. The bound in it may be weaker than a later
-      // one, which the node after a restore applies again: the copy stays a sound starting point.
-      const int slot = failed || capped ? -1 : slot_at(node_depth, prefix);
-      if (slot >= 0 && slot == ts(team_snapshot)) {
-        save_copy(team, t, slot, lb, ub, bits);
-        team.team_barrier();
-        Kokkos::single(Kokkos::PerTeam(team), [&]() {
-          ts(team_snapshot) = slot + 1;
-          if (state.snapshot_pool.extent(0) > 0) state.snapshot_pool(t, slot) = pool.mark(pool_applied);
-        });
-      }
-      // Random value choices depend on the node's store only (search/branching.hpp), so the dive
-      // above the subproblems is the same tree in every team.
-      // Free rows break ties from their run's rotation; failure weights count where the tree is the row's own.
-      Branch b = failed ? Branch{}
-                        : select_branch(team, !complete && ts(team_free_heuristic) ? free_phases : phases, s,
-                                        complete ? 0 : std::uint64_t(ts(team_salt)),
-                                        !complete || static_cast<int>(ts(team_depth)) >= prefix,
-                                        guide);
-      if (capped && b.var < 0) {
-        // Every variable is fixed but the capped fixpoint did not finish: only a complete one proves
-        // a solution. With every variable fixed nothing can narrow, so it ends at once.
-        FixpointOptions complete = fixpoint;
-        complete.max_iterations = 0;
-        const FixpointResult fp = queue ? queue_fixpoint(team, program, s, qw, complete, true, nogoods, 0, watches)
-                                        : team_fixpoint(team, program, s, flags, complete, nogoods, watches);
-        failed = fp.failed;
-        iterations += fp.iterations;
-        propagations += fp.propagations;
-        last_capped = false;
-      }
+    });
+    team.team_barrier();
+    if (sh.out_of_work) return false;
+    // A piece of another row's subproblem (SplitPool): its decisions become the row's prefix.
+    if (sh.piece >= 0) split.copy(team, sh.piece, row.decisions, static_cast<int>(ts(team_depth)));
+    return true;
+  }
 
-      // A leaf above the subproblem depth belongs to the subproblem whose remaining bits are 0.
-      const std::int64_t index = ts(team_subproblem);
-      const bool solution = !failed && b.var < 0 && !prefetching &&
-                            (!complete || node_depth >= prefix ||
-                             (index & ((std::int64_t(1) << (path_length - node_depth)) - 1)) == 0);
-      if (solution) {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int x) { state.solution(t, x) = lb[x]; });
-        team.team_barrier();
-      }
+  /// The node's place: its prefix, whether it is a prefetch, whether its store is recomputed (a launch
+  /// starts with a recomputation: team scratch does not outlive the launch) and how its fixpoint starts.
+  KOKKOS_INLINE_FUNCTION Node begin_node(const TeamMember&, const Row& row, bool first) const {
+    Node node;
+    node.prefix = static_cast<int>(row.ts(team_prefix));
+    node.prefetching = row.complete && row.ts(team_dive_prefetch) != 0;
+    node.restore = first || row.ts(team_restore) != 0;
+    // Whether the event-driven fixpoint must run every propagator: the store is not known to be a
+    // fixpoint plus recorded events (the last node's fixpoint was capped, or the root is none).
+    node.full = row.last_capped;
+    node.replay_from = 0;
+    return node;
+  }
 
-      // 0: go on; 1: a solution is in the slot, end the launch for this team.
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        ts(team_nodes) += 1;
-        if (complete && node_depth < path_length) ts(team_path_nodes) += 1;
-        ts(team_fixpoint_iterations) += iterations;
-        ts(team_propagations) += propagations;
-        int depth = node_depth;
-        int next = 0;
-        if (prefetching && (failed || b.var < 0 || node_depth >= dive.depth)) {
-          // The prefetch ends: back to the row's own subproblem (the depth its dive starts from).
-          if (failed) ts(team_failures) += 1;
-          dive.come_back(ts, node_depth, published_here, path_length);
-          depth = static_cast<int>(ts(team_depth));
-        } else if (!failed && b.var >= 0) {
-          // On a subproblem's path (free rows start below their prefix) the branch may be halved.
-          Decision dec = decision_of(depth < prefix && halve_path ? halve(s, b) : b);
-          if (depth < prefix) {
-            dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
-          } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
-                     state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {
-            // The new split takes the exhausted one's place: its [lo, hi] implies the old right half.
-            // Not for value decisions: x != v is no interval, and would be lost.
-            --depth;
-            drop_copies_below(ts(team_snapshot), depth, prefix);
-          }
-          if (depth >= state.capacity) {
-            state.control(ctl_error) = 2;
-            ts(team_idle) = 1;
-            next = 1;
-          } else {
-            state.decisions(t, depth) = dec;
-            ++depth;
-            if (depth > ts(team_peak_depth)) ts(team_peak_depth) = depth;
-            int st = 0;
-            apply(dec, dec.right, es, st);
-          }
-        } else {
-          if (failed) {
-            ts(team_failures) += 1;
-            ts(team_run_failures) += 1;
-            // dom/wdeg: the failure counts against the variable the node's last decision branched on.
-            if (depth > 0 && phases.weights.extent(0) > 0) {
-              std::int32_t& w = phases.weights(state.decisions(t, depth - 1).var);
-              if (w < (1 << 30)) Kokkos::atomic_add(&w, std::int32_t(1));  // a racy cap, far from overflow
-            }
-          }
-          if (solution) {
-            ts(team_has_solution) = 1;
-            ts(team_solution_subproblem) = index;
-            if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(lb[objective]));
-            next = 1;
-          }
-          if (complete && depth < prefix)
-            skip_subtree(state, ts, index, ts(team_local_subproblem), depth, path_length, chunk_log);
-          // A free run that spent its failures ends here.
-          const bool spent = !complete && free_runs.spent(ts);
-          // Backtrack below the prefix (the subproblem's path, the run's fixings, a piece's decisions),
-          // never into it, and past decisions whose right branch went to another row.
-          while (depth > prefix && (state.decisions(t, depth - 1).right || state.decisions(t, depth - 1).donated)) --depth;
-          if (depth <= prefix || spent) {
-            if (complete) {
-              ts(team_last_subproblem) = index;
-              ts(team_last_path) = depth;
-              ts(team_subproblem) = -1;
-              // A piece (its prefix is below the path) is part of a subproblem its giver counts.
-              if (prefix <= path_length) ts(team_solved) += 1;
-              if (split.enabled()) split.hold(state, false);
-            } else {
-              // What the run leaves (search/learning.hpp): searched to the end, its fixings (the
-              // empty nogood from the root); else the nld-nogoods of its branch, whose deepest
-              // decision on its first branch has just had that branch refuted.
-              const bool exhausted = depth <= prefix;
-              if (learn == LearnMode::all || (learn == LearnMode::restart && prefix == 0)) {
-                const std::int64_t bound =
-                    objective >= 0 ? Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX) : INT64_MAX;
-                if (exhausted) {
-                  log_exhausted(state, row_decisions, prefix, max_nogood_length, bound);
-                } else {
-                  log_restart_nogoods(state, row_decisions, depth, depth - 1, max_nogood_length, bound);
-                }
-              }
-              free_runs.end(ts, !spent || exhausted);
-            }
-            depth = 0;
-          } else {
-            state.decisions(t, depth - 1).right = 1;
-            drop_copies_below(ts(team_snapshot), depth - 1, prefix);
-            ts(team_restore) = 1;
-          }
-        }
-        ts(team_depth) = depth;
-        shared[1] = next;
-      });
-      team.team_barrier();
-      if (shared[1] != 0) return;
+  /// Recompute the node's store: from the deepest copy above it (the decisions below it are replayed; the
+  /// node's last decision is at depth - 1), from a block's root in the dive cache (a complete fixpoint,
+  /// nothing to replay), else from the root (all of them).
+  KOKKOS_INLINE_FUNCTION void restore(const TeamMember& team, Row& row, Node& node) const {
+    const auto& ts = row.ts;
+    const int t = row.t;
+    const int depth = static_cast<int>(ts(team_depth));
+    const int saved = static_cast<int>(ts(team_snapshot));
+    int slot = -1;
+    if (saved > 0 && depth - 1 >= node.prefix) {
+      slot = (depth - 1 - node.prefix) / copy_distance;
+      if (slot > saved - 1) slot = saved - 1;
     }
+    const int block = row.shared->dive_block;
+    const bool from_dive = block >= 0;
+    const bool from_snapshot = !from_dive && slot >= 0;
+    node.full = !from_dive && !from_snapshot && !root_fixpoint;
+    node.replay_from = from_dive ? depth : from_snapshot ? node.prefix + slot * copy_distance : 0;
+    row.pool_applied = from_snapshot && pool.count > 0 ? pool.applied(state.snapshot_pool(t, slot)) : 0;
+    const int words = Holes ? program.domain_words() : 0;
+    if (from_dive) {
+      dive.load(team, block, row.decisions, program.num_vars, words, row.lb, row.ub, row.bits);
+    } else if (from_snapshot) {
+      load_copy(team, t, slot, row.lb, row.ub, row.bits);
+    } else {
+      load_root(team, row.lb, row.ub, row.bits);
+    }
+    team.team_barrier();
+    // Narrowing commutes, so the threads replay the decisions in any order (atomically when the
+    // store is shared); a wipe-out missed by two racing narrowings is caught by the fixpoint's
+    // final sweep.
+    const Store& es = row.es;
+    NodeShared& sh = *row.shared;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, node.replay_from, depth), [&](const int d) {
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        int st = 0;
+        apply(state.decisions(t, d), state.decisions(t, d).right, es, st);
+        if (st & prop_failed) sh.failed = 1;
+      });
+    });
+    team.team_barrier();
+  }
+
+  /// The bound (and the restore's counts): the objective below the best any team has found, from the
+  /// subproblems' roots down. The dive above them must see the same tree in every team at every time, or
+  /// the bit paths would not partition it; free rows share no tree: everywhere.
+  KOKKOS_INLINE_FUNCTION void apply_bound(const TeamMember& team, const Row& row, Node& node) const {
+    const auto& ts = row.ts;
+    NodeShared& sh = *row.shared;
+    const Store& es = row.es;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      int st = sh.failed ? prop_failed : 0;
+      if (node.restore) {
+        ts(team_restore) = 0;
+        ts(team_restores) += 1;
+        ts(team_replayed) += ts(team_depth) - node.replay_from;
+      }
+      if (objective >= 0 && (!row.complete || ts(team_depth) >= node.prefix)) {
+        // An atomic read: another team may have lowered the best objective since the last node.
+        const std::int64_t best = Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX);
+        if (best != INT64_MAX) st |= es.narrow_max(objective, best - 1);
+      }
+      sh.failed = (st & prop_failed) ? 1 : 0;
+    });
+    team.team_barrier();
+    node.failed = sh.failed != 0;
+  }
+
+  /// The node's fixpoint: the event-driven queue or AC1, with the pool's nogoods where the bound applies.
+  KOKKOS_INLINE_FUNCTION void propagate(const TeamMember& team, Row& row, Node& node) const {
+    node.use_pool = pool.count > 0 && (!row.complete || row.ts(team_depth) >= node.prefix);
+    if (!node.failed) {
+      const FixpointResult fp = run_fixpoint(team, row, node, fixpoint, node.full, row.pool_applied);
+      node.failed = fp.failed;
+      node.iterations = fp.iterations;
+      node.propagations = fp.propagations;
+      node.capped = fp.capped;
+    }
+    row.last_capped = node.capped;
+    row.pool_applied = node.use_pool ? pool.count : 0;
+    node.depth = static_cast<int>(row.ts(team_depth));
+  }
+
+  KOKKOS_INLINE_FUNCTION FixpointResult run_fixpoint(const TeamMember& team, const Row& row, const Node& node,
+                                                     const FixpointOptions& options, bool full, int applied) const {
+    const NogoodPool<MemorySpace>* const nogoods = node.use_pool ? &pool : nullptr;
+    return queue ? queue_fixpoint(team, program, row.s, row.qw, options, full, nogoods, applied, row.watches)
+                 : team_fixpoint(team, program, row.s, row.flags, options, nogoods, row.watches);
+  }
+
+  /// A dive at a block's root that no other row claimed: publish it (search/modes.hpp's DiveCache; a
+  /// prefetch claimed it before it began).
+  KOKKOS_INLINE_FUNCTION void publish_dive(const TeamMember& team, const Row& row, Node& node) const {
+    if (!(row.complete && node.depth == dive.depth && node.depth < node.prefix && !node.failed && !node.capped &&
+          dive.enabled()))
+      return;
+    const auto& ts = row.ts;
+    int claimed = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& c) { c = node.prefetching || dive.claim(dive.block(ts(team_subproblem))) ? 1 : 0; }, claimed);
+    if (claimed)
+      dive.publish(team, dive.block(ts(team_subproblem)), row.decisions, program.num_vars,
+                   Holes ? program.domain_words() : 0, row.lb, row.ub, row.bits);
+    node.published = claimed != 0;
+  }
+
+  /// A copy level: save the store in the next slot. The bound in it may be weaker than a later one, which
+  /// the node after a restore applies again: the copy stays a sound starting point.
+  KOKKOS_INLINE_FUNCTION void save_snapshot(const TeamMember& team, const Row& row, const Node& node) const {
+    const int slot = node.failed || node.capped ? -1 : slot_at(node.depth, node.prefix);
+    if (slot < 0 || slot != row.ts(team_snapshot)) return;
+    save_copy(team, row.t, slot, row.lb, row.ub, row.bits);
+    team.team_barrier();
+    const auto& ts = row.ts;
+    const int t = row.t;
+    const int applied = row.pool_applied;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      ts(team_snapshot) = slot + 1;
+      if (state.snapshot_pool.extent(0) > 0) state.snapshot_pool(t, slot) = pool.mark(applied);
+    });
+  }
+
+  /// The branch. Random value choices depend on the node's store only (search/branching.hpp), so the dive
+  /// above the subproblems is the same tree in every team; free rows break ties from their run's rotation;
+  /// failure weights count where the tree is the row's own. Every variable fixed after a capped fixpoint:
+  /// only a complete one proves a solution (with every variable fixed it ends at once).
+  KOKKOS_INLINE_FUNCTION void branch(const TeamMember& team, Row& row, Node& node) const {
+    const auto& ts = row.ts;
+    const bool complete = row.complete;
+    node.branch = node.failed ? Branch{}
+                              : select_branch(team, !complete && ts(team_free_heuristic) ? free_phases : phases, row.s,
+                                              complete ? 0 : std::uint64_t(ts(team_salt)),
+                                              !complete || static_cast<int>(ts(team_depth)) >= node.prefix, row.guide);
+    if (node.capped && node.branch.var < 0) {
+      FixpointOptions to_the_end = fixpoint;
+      to_the_end.max_iterations = 0;
+      const FixpointResult fp = run_fixpoint(team, row, node, to_the_end, true, 0);
+      node.failed = fp.failed;
+      node.iterations += fp.iterations;
+      node.propagations += fp.propagations;
+      row.last_capped = false;
+    }
+  }
+
+  /// A solution: every variable fixed, not a prefetch, and owned by the row (a leaf above the subproblem
+  /// depth belongs to the subproblem whose remaining bits are 0); its values go to the row's slot.
+  KOKKOS_INLINE_FUNCTION void record_solution(const TeamMember& team, const Row& row, Node& node) const {
+    const std::int64_t index = row.ts(team_subproblem);
+    node.solution = !node.failed && node.branch.var < 0 && !node.prefetching &&
+                    (!row.complete || node.depth >= node.prefix ||
+                     (index & ((std::int64_t(1) << (path_length - node.depth)) - 1)) == 0);
+    if (!node.solution) return;
+    const int t = row.t;
+    const std::int32_t* lb = row.lb;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.num_vars), [&](const int x) { state.solution(t, x) = lb[x]; });
+    team.team_barrier();
+  }
+
+  /// The node's counts, then the next node: back from a prefetch, down by the branch, or back up (a new
+  /// subproblem or run when the row's work is done). True when the team ends the launch (a solution in its
+  /// slot, or a full stack).
+  KOKKOS_INLINE_FUNCTION bool next_node(const TeamMember& team, const Row& row, const Node& node) const {
+    const auto& ts = row.ts;
+    NodeShared& sh = *row.shared;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      ts(team_nodes) += 1;
+      if (row.complete && node.depth < path_length) ts(team_path_nodes) += 1;
+      ts(team_fixpoint_iterations) += node.iterations;
+      ts(team_propagations) += node.propagations;
+      int depth = node.depth;
+      int end = 0;
+      if (node.prefetching && (node.failed || node.branch.var < 0 || node.depth >= dive.depth)) {
+        // The prefetch ends: back to the row's own subproblem (the depth its dive starts from).
+        if (node.failed) ts(team_failures) += 1;
+        dive.come_back(ts, node.depth, node.published, path_length);
+        depth = static_cast<int>(ts(team_depth));
+      } else if (!node.failed && node.branch.var >= 0) {
+        end = descend(row, node, depth);
+      } else {
+        end = backtrack(row, node, depth);
+      }
+      ts(team_depth) = depth;
+      sh.end_launch = end;
+    });
+    team.team_barrier();
+    return sh.end_launch != 0;
+  }
+
+  /// One thread: the branch's left decision, pushed and applied (on a subproblem's path, the side its bits
+  /// name; free rows start below their prefix, and the path's branch may be halved). 1: the stack is full.
+  KOKKOS_INLINE_FUNCTION int descend(const Row& row, const Node& node, int& depth) const {
+    const auto& ts = row.ts;
+    const int t = row.t, prefix = node.prefix;
+    const Branch& b = node.branch;
+    const std::int64_t index = ts(team_subproblem);
+    Decision dec = decision_of(depth < prefix && halve_path ? halve(row.s, b) : b);
+    if (depth < prefix) {
+      dec.right = static_cast<std::int8_t>((index >> (path_length - 1 - depth)) & 1);
+    } else if (depth > prefix && b.kind == decide_split && state.decisions(t, depth - 1).right &&
+               state.decisions(t, depth - 1).var == b.var && state.decisions(t, depth - 1).kind == decide_split) {
+      // The new split takes the exhausted one's place: its [lo, hi] implies the old right half.
+      // Not for value decisions: x != v is no interval, and would be lost.
+      --depth;
+      drop_copies_below(ts(team_snapshot), depth, prefix);
+    }
+    if (depth >= state.capacity) {
+      state.control(ctl_error) = 2;
+      ts(team_idle) = 1;
+      return 1;
+    }
+    state.decisions(t, depth) = dec;
+    ++depth;
+    if (depth > ts(team_peak_depth)) ts(team_peak_depth) = depth;
+    int st = 0;
+    apply(dec, dec.right, row.es, st);
+    return 0;
+  }
+
+  /// One thread, after a failure or a solution: the failure's counts, the solution's slot, then back up to
+  /// the deepest left branch below the prefix (the subproblem's path, the run's fixings, a piece's
+  /// decisions: never into it, and past decisions whose right branch went to another row). Above it the
+  /// row's work is done: a complete row's subproblem is solved, a free run leaves what it learned. 1: a
+  /// solution is in the slot.
+  KOKKOS_INLINE_FUNCTION int backtrack(const Row& row, const Node& node, int& depth) const {
+    const auto& ts = row.ts;
+    const int t = row.t, prefix = node.prefix;
+    const bool complete = row.complete;
+    const std::int64_t index = ts(team_subproblem);
+    int end = 0;
+    if (node.failed) {
+      ts(team_failures) += 1;
+      ts(team_run_failures) += 1;
+      // dom/wdeg: the failure counts against the variable the node's last decision branched on.
+      if (depth > 0 && phases.weights.extent(0) > 0) {
+        std::int32_t& w = phases.weights(state.decisions(t, depth - 1).var);
+        if (w < (1 << 30)) Kokkos::atomic_add(&w, std::int32_t(1));  // a racy cap, far from overflow
+      }
+    }
+    if (node.solution) {
+      ts(team_has_solution) = 1;
+      ts(team_solution_subproblem) = index;
+      if (objective >= 0) Kokkos::atomic_fetch_min(&state.control(ctl_best), std::int64_t(row.lb[objective]));
+      end = 1;
+    }
+    if (complete && depth < prefix) skip_subtree(state, ts, index, ts(team_local_subproblem), depth, path_length, chunk_log);
+    // A free run that spent its failures ends here.
+    const bool spent = !complete && free_runs.spent(ts);
+    while (depth > prefix && (state.decisions(t, depth - 1).right || state.decisions(t, depth - 1).donated)) --depth;
+    if (depth > prefix && !spent) {
+      state.decisions(t, depth - 1).right = 1;
+      drop_copies_below(ts(team_snapshot), depth - 1, prefix);
+      ts(team_restore) = 1;
+      return end;
+    }
+    if (complete) {
+      ts(team_last_subproblem) = index;
+      ts(team_last_path) = depth;
+      ts(team_subproblem) = -1;
+      // A piece (its prefix is below the path) is part of a subproblem its giver counts.
+      if (prefix <= path_length) ts(team_solved) += 1;
+      if (split.enabled()) split.hold(state, false);
+    } else {
+      // What the run leaves (search/learning.hpp): searched to the end, its fixings (the empty nogood
+      // from the root); else the nld-nogoods of its branch, whose deepest decision on its first branch
+      // has just had that branch refuted.
+      const bool exhausted = depth <= prefix;
+      if (learn == LearnMode::all || (learn == LearnMode::restart && prefix == 0)) {
+        const std::int64_t bound =
+            objective >= 0 ? Kokkos::atomic_fetch_min(&state.control(ctl_best), INT64_MAX) : INT64_MAX;
+        if (exhausted) {
+          log_exhausted(state, row.decisions, prefix, max_nogood_length, bound);
+        } else {
+          log_restart_nogoods(state, row.decisions, depth, depth - 1, max_nogood_length, bound);
+        }
+      }
+      free_runs.end(ts, !spent || exhausted);
+    }
+    depth = 0;
+    return end;
   }
 };
 

@@ -25,6 +25,13 @@ struct SerialLanes {
     for (int i = 0; i < n; ++i) r |= f(i);
     return r;
   }
+  /// The or of the 64-bit words f(0) .. f(n - 1) (0 when n == 0).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::uint64_t word_or(int n, const F& f) const {
+    std::uint64_t r = 0;
+    for (int i = 0; i < n; ++i) r |= f(i);
+    return r;
+  }
   template <class F>
   KOKKOS_INLINE_FUNCTION int max(int n, const F& f) const {
     int r = -1;
@@ -77,6 +84,14 @@ struct VectorLanes {
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(team, n), [&](const int i, int& acc) { acc |= f(i); },
         OrReducer<int>(r));
+    return r;
+  }
+  template <class F>
+  KOKKOS_INLINE_FUNCTION std::uint64_t word_or(int n, const F& f) const {
+    std::uint64_t r = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, n), [&](const int i, std::uint64_t& acc) { acc |= f(i); },
+        OrReducer<std::uint64_t>(r));
     return r;
   }
   template <class F>

@@ -37,8 +37,8 @@ constexpr int table_bitmap_rows = 1 << 16;
 /// the alive rows give it kills no alive row (unless a variable is in the table twice: then the rows found
 /// are a superset of the alive ones, which is sound, and the fixpoint runs the table again), so the bitmap
 /// holds for every variable in turn and one run reaches the table's own fixpoint: O(m k) for the rows and
-/// one pass over the alive rows per variable (its values as bitset words; per word beyond 4,096 values),
-/// against propagate_table's O(m k) per variable and bitset word.
+/// one pass over the alive rows per variable (its values as bitset words, 4,096 values a pass; bounds-only:
+/// its least and greatest), against propagate_table's O(m k) per variable and bitset word.
 template <class G, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_table_alive(const G& g, int c, const Store& s, int k, int m) {
   std::uint64_t live[table_bitmap_rows / 64];
@@ -63,29 +63,26 @@ KOKKOS_INLINE_FUNCTION int propagate_table_alive(const G& g, int c, const Store&
       for (std::uint64_t bits = live[b]; bits != 0; bits &= bits - 1) f(b * 64 + lowest_bit(bits));
   };
   int st = prop_unchanged;
-  constexpr int most_words = 64;  // one pass per variable for a bitset of up to 4,096 values in its bounds
+  constexpr int most_words = 64;  // words a pass over the alive rows fills: one pass up to 4,096 values
   DomainWord sup[most_words];
   for (int i = 0; i < k; ++i) {
     const int x = g.var(c, i);
-    if (s.has_bits(x) && s.last_word(x) - s.first_word(x) < most_words) {
-      // The alive rows' values of x, as x's bitset words from its bounds' first. (All within its bounds,
-      // unless x is in the table twice and an earlier column narrowed it, or another thread did: skipped.)
-      const int first = s.first_word(x), n = s.last_word(x) - first + 1;
-      const std::int64_t base = s.word_base(x, first);
-      for (int w = 0; w < n; ++w) sup[w] = 0;
-      for_alive([&](int r) {
-        const std::int64_t off = cell(r, i) - base;
-        if (off >= 0 && (off >> 6) < n) sup[off >> 6] |= DomainWord(1) << (off & 63);
-      });
-      int lw = 0, hw = n - 1;
-      while (lw < n && sup[lw] == 0) ++lw;
-      if (lw == n) return st | prop_failed;
-      while (sup[hw] == 0) --hw;
-      st |= s.narrow_to(x, base + std::int64_t(lw) * domain_word_bits + lowest_bit(sup[lw]),
-                        base + std::int64_t(hw) * domain_word_bits + highest_bit(sup[hw]));
-      if (st & prop_failed) return st;
-      for (int w = lw; w <= hw; ++w) st |= s.keep_word(x, first + w, sup[w]);
-      if (st & prop_failed) return st;
+    if (s.has_bits(x)) {
+      // The alive rows' values of x, as x's bitset words, up to most_words words a pass; normalise then
+      // moves the bounds onto the least and greatest of them. (Values outside x's bounds are skipped: x is
+      // in the table twice and an earlier column narrowed it, or another thread did.)
+      const int last = s.last_word(x);
+      for (int first = s.first_word(x); first <= last; first += most_words) {
+        const int n = last - first + 1 < most_words ? last - first + 1 : most_words;
+        const std::int64_t base = s.word_base(x, first);
+        for (int w = 0; w < n; ++w) sup[w] = 0;
+        for_alive([&](int r) {
+          const std::int64_t off = cell(r, i) - base;
+          if (off >= 0 && (off >> 6) < n) sup[off >> 6] |= DomainWord(1) << (off & 63);
+        });
+        for (int w = 0; w < n; ++w) st |= s.keep_word(x, first + w, sup[w]);
+        if (st & prop_failed) return st;
+      }
       st |= s.normalise(x);
       if (st & prop_failed) return st;
       continue;
@@ -97,20 +94,6 @@ KOKKOS_INLINE_FUNCTION int propagate_table_alive(const G& g, int c, const Store&
       hi = v > hi ? v : hi;
     });
     st |= s.narrow_to(x, lo, hi);
-    if (st & prop_failed) return st;
-    if (!s.has_bits(x) || hi - lo < 2) continue;
-    const std::int64_t base0 = s.word_base(x, 0);
-    for (int w = static_cast<int>((lo - base0) >> 6); w <= static_cast<int>((hi - base0) >> 6); ++w) {
-      const std::int64_t base = s.word_base(x, w);
-      DomainWord supported = 0;
-      for_alive([&](int r) {
-        const std::int64_t v = cell(r, i);
-        if (v >= base && v < base + domain_word_bits) supported |= DomainWord(1) << (v - base);
-      });
-      st |= s.keep_word(x, w, supported);
-      if (st & prop_failed) return st;
-    }
-    st |= s.normalise(x);
     if (st & prop_failed) return st;
   }
   return st;

@@ -177,19 +177,75 @@ void ExplainingSearch::Impl::wake_gone(int x, int w, DomainWord gone) {
   }
 }
 
-void ExplainingSearch::Impl::notify(int x, std::uint8_t changes, const Store& s) {
+void ExplainingSearch::Impl::add_watch(int k, int i) {
+  const Literal& l = clauses[std::size_t(k)].lits[std::size_t(i)];
+  std::vector<Watch>& list = occ[std::size_t(l.var())].by_op[l.op()];
+  const Watch w{k, i, l.value};
+  if (list.empty() || list.back().value <= w.value) {
+    list.push_back(w);
+    return;
+  }
+  list.insert(std::upper_bound(list.begin(), list.end(), w, [](const Watch& a, const Watch& b) { return a.value < b.value; }), w);
+}
+
+void ExplainingSearch::Impl::visit_made_true(int x, int op, std::int64_t lo, std::int64_t hi, const Store& s) {
+  std::vector<Watch>& list = occ[std::size_t(x)].by_op[op];
+  if (list.empty() || lo > hi || list.front().value > hi || list.back().value < lo) return;
+  const auto first = std::lower_bound(list.begin(), list.end(), lo, [](const Watch& a, std::int64_t v) { return a.value < v; });
+  auto out = first, it = first;
+  moved.clear();
+  for (; it != list.end() && it->value <= hi; ++it) {
+    const Watch w = *it;
+    Clause& c = clauses[std::size_t(w.k)];
+    const int slot = c.w[0] == w.i ? 0 : c.w[1] == w.i ? 1 : -1;
+    if (slot < 0) continue;  // no longer watched
+    const std::vector<Literal>& lits = c.lits;
+    const int other = c.w[1 - slot];
+    if (other != w.i && literal_state(s, lits[std::size_t(other)]) < 0) {  // the other watch holds the clause
+      *out++ = w;
+      continue;
+    }
+    // A literal that is not true to watch instead (MiniSat's move), else the clause is unit or a conflict.
+    int found = -1;
+    for (int i = 0; i < static_cast<int>(lits.size()) && found < 0 && other != w.i; ++i)
+      if (i != c.w[0] && i != c.w[1] && literal_state(s, lits[std::size_t(i)]) <= 0) found = i;
+    if (found < 0) {
+      *out++ = w;
+      enqueue_clause(w.k);
+      continue;
+    }
+    c.w[slot] = found;
+    moved.emplace_back(w.k, found);
+  }
+  list.erase(out, it);
+  for (const auto& [k, i] : moved) add_watch(k, i);
+}
+
+void ExplainingSearch::Impl::notify_clauses(int x, const Store& s) {
+  const auto xs = std::size_t(x);
+  const std::int64_t olo = slb[xs], ohi = sub[xs], lo = s.min(x), hi = s.max(x);
+  if (lo > olo) {
+    visit_made_true(x, lit_ge, olo + 1, lo, s);
+    visit_made_true(x, lit_ne, olo, lo - 1, s);
+  }
+  if (hi < ohi) {
+    visit_made_true(x, lit_le, hi, ohi - 1, s);
+    visit_made_true(x, lit_ne, hi + 1, ohi, s);
+  }
+  if (lo == hi && !(olo == ohi)) visit_made_true(x, lit_eq, lo, lo, s);
+  if (words_of[xs] > 0 && !occ[xs].by_op[lit_ne].empty())
+    for (int w = 0; w < words_of[xs]; ++w) {
+      const auto at = std::size_t(prog.bits_at[xs] + w);
+      for (DomainWord gone = sbits[at] & ~bits[at]; gone != 0; gone &= gone - 1) {
+        const std::int64_t v = prog.bits_base[xs] + std::int64_t(w) * domain_word_bits + lowest_bit(gone);
+        if (v >= lo && v <= hi) visit_made_true(x, lit_ne, v, v, s);  // outside: the bounds' ranges above
+      }
+    }
+}
+
+void ExplainingSearch::Impl::notify(int x, std::uint8_t changes) {
   for (int j = dp.var_begin(x); j < dp.var_begin(x + 1); ++j)
     if (wake[std::size_t(j)] & changes) enqueue(dp.var_props(j));
-  auto& list = occ[std::size_t(x)];
-  std::size_t kept = 0;
-  for (std::size_t j = 0; j < list.size(); ++j) {
-    const auto [k, i] = list[j];
-    const Clause& c = clauses[std::size_t(k)];
-    if (i != c.w[0] && i != c.w[1]) continue;  // no longer watched
-    list[kept++] = list[j];
-    if (literal_state(s, c.lits[std::size_t(i)]) > 0) enqueue_clause(k);
-  }
-  list.resize(kept);
 }
 
 ExplainingSearch::Impl::Scan ExplainingSearch::Impl::scan(const std::vector<Literal>& lits, const Store& s) const {
@@ -238,7 +294,7 @@ void ExplainingSearch::Impl::settle_watches(int k, const Scan& r, const Store& s
   if (a < 0) a = b >= 0 ? b : 0;
   if (b < 0) b = a;
   const auto watch = [&](int i) {
-    if (i != c.w[0] && i != c.w[1]) occ[std::size_t(c.lits[std::size_t(i)].var())].emplace_back(k, i);
+    if (i != c.w[0] && i != c.w[1]) add_watch(k, i);
   };
   watch(a);
   if (b != a) watch(b);
@@ -252,6 +308,7 @@ void ExplainingSearch::Impl::commit_touched(std::int32_t reason, int from, int l
     const int x = touched_list[std::size_t(i)];
     touched_flag[std::size_t(x)] = 0;
     const auto xs = std::size_t(x);
+    notify_clauses(x, s);  // before the saved domain becomes the new one: it tells what was made true
     // Value rows wake where a bound passed or now sits on their value, or a hole removed it (x
     // fixed at v: both bounds on v).
     std::uint8_t changes = 0;
@@ -276,7 +333,7 @@ void ExplainingSearch::Impl::commit_touched(std::int32_t reason, int from, int l
       phase[xs] = lb[xs];
       has_phase[xs] = 1;
     }
-    notify(x, changes, s);
+    notify(x, changes);
   }
   touched_count = 0;
 }
@@ -305,9 +362,33 @@ bool ExplainingSearch::Impl::run_propagator(int q) {
   return false;
 }
 
+bool ExplainingSearch::Impl::move_watches(int k, const Store& s) {
+  Clause& c = clauses[std::size_t(k)];
+  const std::vector<Literal>& lits = c.lits;
+  const int n = static_cast<int>(lits.size());
+  if (c.w[0] == c.w[1]) return false;
+  for (int slot = 0; slot < 2; ++slot) {
+    if (literal_state(s, lits[std::size_t(c.w[slot])]) <= 0) continue;
+    if (literal_state(s, lits[std::size_t(c.w[1 - slot])]) < 0) return true;  // the other watch satisfies it
+    int found = -1, state = 0;
+    for (int i = 0; i < n && found < 0; ++i) {
+      if (i == c.w[0] || i == c.w[1]) continue;
+      state = literal_state(s, lits[std::size_t(i)]);
+      if (state <= 0) found = i;
+    }
+    if (found < 0) return false;  // every literal but the other watch is true: unit or a conflict
+    c.w[slot] = found;
+    add_watch(k, found);
+    if (state < 0) return true;
+  }
+  return literal_state(s, lits[std::size_t(c.w[0])]) <= 0 && literal_state(s, lits[std::size_t(c.w[1])]) <= 0;
+}
+
 bool ExplainingSearch::Impl::check_clause(int k) {
   const Store s = store();
   const std::vector<Literal>& lits = clauses.at(std::size_t(k)).lits;  // checked: ids change at deletions
+  // Most wakes end here, a literal that is not true found for each true watch without a full scan.
+  if (move_watches(k, s)) return false;
   const Scan r = scan(lits, s);
   settle_watches(k, r, s);
   if (r.falsified >= 0 || r.opens >= 2) return false;
@@ -361,6 +442,14 @@ int ExplainingSearch::Impl::propagate(const volatile int* stop) {
 
 void ExplainingSearch::Impl::check_fixpoint() {
   ++st.fixpoint_checks;
+  const Store s = store();
+  for (const Clause& c : clauses) {  // a clause left unit or false: its watches missed a change
+    const Scan r = scan(c.lits, s);
+    if (r.falsified < 0 && r.opens <= 1) {
+      ++st.fixpoint_misses;
+      return;
+    }
+  }
   for (int q = 0; q < num_props; ++q) {
     const int r = propagate_any(SerialLanes{}, dp, q, store());
     const bool missed = (r & prop_failed) != 0 || touched_count != 0;

@@ -59,7 +59,8 @@ struct ExplainOptions {
   int max_minimise_literals = 256;     ///< boxes with more literals are used as they are
   std::vector<int> order;              ///< the decision variables tried first at equal activity
   /// Tests: at every fixpoint, run every propagator once more and count in stats().fixpoint_misses
-  /// the fixpoints one of them would have narrowed (the wake-up rules left it asleep); undone after.
+  /// the fixpoints one of them would have narrowed (the wake-up rules left it asleep), or where a
+  /// clause is unit or false (its watches missed a change); undone after.
   bool check_fixpoints = false;
 };
 

@@ -78,9 +78,23 @@ struct ExplainingSearch::Impl {
   std::size_t qhead = 0;
   std::vector<char> queued, cqueued;
   std::vector<Clause> clauses;
-  /// Per variable: (clause, literal) of the literals watched on it; entries of literals no longer
-  /// watched are dropped when the variable next changes.
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> occ;
+  /// A watched literal: clause k's literal i, whose value is `value` (its variable and operator: the
+  /// list it is in).
+  struct Watch {
+    std::int32_t k, i, value;
+  };
+  /// Per variable and literal operator (LiteralOp): the literals watched on it, sorted by value, so
+  /// that a change visits only the literals it makes true (a bound's move a range of them, a hole the
+  /// removed values'); an entry whose literal is no longer watched is dropped when it is next visited.
+  struct VarWatches {
+    std::vector<Watch> by_op[4];
+    void clear() {
+      for (auto& l : by_op) l.clear();
+    }
+  };
+  std::vector<VarWatches> occ;
+  /// Watches literal i of clause k (an entry in its variable's list).
+  void add_watch(int k, int i);
   std::unordered_set<std::uint64_t> known;
   std::vector<Literal> conflict;
   // Heuristics.
@@ -137,9 +151,16 @@ struct ExplainingSearch::Impl {
   void wake_values(int x, std::int64_t from, std::int64_t to);
   /// x's value rows at the values whose bits `gone` cleared in its bitset word w.
   void wake_gone(int x, int w, DomainWord gone);
-  /// x changed (`changes`: wake_lb, wake_ub, wake_holes): its propagators that read those changes, and
-  /// its clauses with a watched literal on x now true.
-  void notify(int x, std::uint8_t changes, const Store& s);
+  /// x changed (`changes`: wake_lb, wake_ub, wake_holes): its propagators that read those changes.
+  void notify(int x, std::uint8_t changes);
+  /// x changed, its saved domain (slb, sub, sbits) still the old one: each watched literal on x that
+  /// the change made true moves its watch to a literal of the clause that is not true; a clause where
+  /// none is left is queued (unit or a conflict: check_clause). Literals true before are not visited.
+  void notify_clauses(int x, const Store& s);
+  /// The watches of list `op` of x with values in [lo, hi], all made true by the change: moved, kept,
+  /// or their clauses queued (notify_clauses).
+  void visit_made_true(int x, int op, std::int64_t lo, std::int64_t hi, const Store& s);
+  std::vector<std::pair<int, int>> moved;  ///< visit_made_true's new watches, added after its walk
   /// Clause k's literals by state: open ones (the first two), a false one (-1: none), and how many open.
   struct Scan {
     int opens = 0, open = -1, open2 = -1, falsified = -1;
@@ -157,6 +178,10 @@ struct ExplainingSearch::Impl {
   /// it unit); where it cannot, an open or false one and the true one made last, which a backjump
   /// undoes first. Sets k's watches from the states in s (scanned as `r`).
   void settle_watches(int k, const Scan& r, const Store& s);
+  /// Clause k woken: each true watch moved to a literal that is not true, stopping at a false one (the
+  /// clause holds); true when that leaves nothing to do, false when it is unit or a conflict (or its
+  /// watches are one literal), which check_clause's full scan then settles.
+  bool move_watches(int k, const Store& s);
   void push_entry(int x, int kind, std::int64_t old_v, std::int64_t new_v, int word, std::int32_t reason, int from, int lit) {
     std::int32_t& last = kind == kind_lb ? last_lb[std::size_t(x)] : kind == kind_ub ? last_ub[std::size_t(x)] : last_word[std::size_t(x)];
     trail.push_back(Entry{x, kind, level, reason, from, last, word, lit, old_v, new_v});

@@ -9,14 +9,22 @@
 // the least start s >= min s_i whose window [s, s + d_i) has no time t where the other tasks'
 // compulsory parts use more than C - r_i; its latest start likewise downward. Fails when no start
 // is left, which includes every overload of the profile (the tasks of an overloaded time cannot all
-// start where their compulsory parts lie). Bounds only: a start with a bitset loses no inside value.
+// start where their compulsory parts lie). Then, where every task has 2 r_j > C (no two of them run
+// at once: a disjunctive) and they are 2 to edge_finding_max_tasks, edge finding and overload
+// checking over their task intervals (cumulative_edges_from below; Vilim 2004's rules, Caseau and
+// Laburthe's task intervals): stronger than the time-table on a machine of a job shop, where
+// compulsory parts are rare. Bounds only: a start with a bitset loses no inside value.
 // Not idempotent (a start that moves grows its compulsory part): the fixpoint reruns it. Monotone:
 // smaller domains give larger compulsory parts and larger starts, so every order of the fixpoint
 // reaches the same result. Never overflows: times are 32-bit values plus 32-bit durations, uses sum
 // in 64 bits (compile keeps C and each r_i below 2^31, so n tasks sum below 2^62).
+// Edge finding is monotone too (a task interval's tasks stay inside it as domains shrink, so its
+// conditions and bounds only grow).
 // Cost: each sweep step looks at O(n) candidate times, each O(n); a task's earliest start jumps at
 // most once per other task's compulsory part, so O(n^3) per lane in the worst case, and O(n) when
-// no other task has a compulsory part (checked first).
+// no other task has a compulsory part (checked first). Edge finding: O(k^2) task intervals of the k
+// disjunctive tasks, each summed and applied in O(n): O(k n) per lane, O(k^2 n) a run.
+// Lanes, edge finding: one task interval's start per lane, which narrows any disjunctive task's start.
 // Lanes: one task per lane (ThreadVectorRange over the tasks, one cumulative per vector group); a
 // lane narrows only its own task's start, and the lanes' statuses are or-reduced, so every lane
 // reaches the reduction whatever it found.
@@ -122,11 +130,127 @@ struct NoTasksSeen {
   KOKKOS_INLINE_FUNCTION void operator()(int) const {}
 };
 
+/// Edge finding runs on a cumulative whose tasks are all disjunctive (2 r_j > C: no two of them run at
+/// once) when they are at least two and at most this many.
+constexpr int edge_finding_max_tasks = 64;
+
+/// The disjunctive tasks' view for edge finding: est, lct and duration of task j.
+template <class G, class Store>
+struct DisjunctiveTasks {
+  const CumulativeRef<G>& t;
+  const Store& s;
+  KOKKOS_INLINE_FUNCTION bool in(int j) const { return 2 * t.use(j) > t.capacity(); }
+  KOKKOS_INLINE_FUNCTION std::int64_t est(int j) const { return s.min(t.start(j)); }
+  KOKKOS_INLINE_FUNCTION std::int64_t lct(int j) const { return std::int64_t(s.max(t.start(j))) + t.duration(j); }
+  KOKKOS_INLINE_FUNCTION bool inside(int j, std::int64_t a, std::int64_t b) const { return est(j) >= a && lct(j) <= b; }
+  /// Whether edge finding runs: every task disjunctive (a machine: a job shop's, an open shop's), 2 to
+  /// edge_finding_max_tasks of them. Where only some are (an RCPSP's resources) it found little and
+  /// cost up to 2.6x the time to the proof on the dev set's J30 instances (perf/NOTES.md entry 58).
+  KOKKOS_INLINE_FUNCTION bool applies() const {
+    if (t.n < 2 || t.n > edge_finding_max_tasks) return false;
+    for (int j = 0; j < t.n; ++j)
+      if (!in(j)) return false;
+    return true;
+  }
+  /// The total duration of the disjunctive tasks other than `but` inside [a, b] (est >= a, lct <= b);
+  /// each goes to seen(j) when `report`.
+  template <class Seen>
+  KOKKOS_INLINE_FUNCTION std::int64_t total(int but, std::int64_t a, std::int64_t b, bool report, const Seen& seen) const {
+    std::int64_t p = 0;
+    for (int j = 0; j < t.n; ++j)
+      if (j != but && in(j) && inside(j, a, b)) {
+        p += t.duration(j);
+        if (report) seen(j);
+      }
+    return p;
+  }
+  /// Edge finding's two rules for disjunctive task i outside the task interval [a, b] whose tasks
+  /// take p: i ends after all of them (its start at least a + p) when it cannot run before b with
+  /// them, min(a, est_i) + p + d_i > b; it runs before all of them (its start at most b - p - d_i) when
+  /// it cannot start after a with them, max(b, lct_i) - p - d_i < a. What each rule gives (est, lst),
+  /// or est_i, lst_i where it does not apply.
+  KOKKOS_INLINE_FUNCTION void rules(int i, std::int64_t a, std::int64_t b, std::int64_t p, std::int64_t& est_to,
+                                    std::int64_t& lst_to) const {
+    const std::int64_t d = t.duration(i), e = est(i), l = lct(i);
+    est_to = min64(a, e) + p + d > b ? a + p : e;
+    lst_to = max64(b, l) - p - d < a ? b - p - d : l - d;
+  }
+};
+
+/// Edge finding and overload checking on the disjunctive tasks over task intervals [a, b] (a the est
+/// of a disjunctive task, b the lct of one; Vilim 2004's rules in Caseau and Laburthe's task-interval
+/// form): the tasks inside take p; p > b - a fails; each disjunctive task outside goes by
+/// DisjunctiveTasks::rules. Task i's own view, for the explaining search's replays (search/
+/// explain_analysis.cpp: cumulative_keep): the intervals without i, i narrowed by the best of each
+/// rule, the interval's tasks to `seen` for that bound and for a failure. O(k^2 n).
+template <class G, class Store, class Seen>
+KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen) {
+  const DisjunctiveTasks<G, Store> D{t, s};
+  if (!D.in(i)) return prop_unchanged;
+  const std::int64_t d = t.duration(i);
+  std::int64_t new_est = D.est(i), new_lst = D.lct(i) - d, ea = 0, eb = 0, la = 0, lb = 0;
+  for (int k = 0; k < t.n; ++k)
+    for (int m = 0; m < t.n && D.in(k); ++m) {
+      const std::int64_t a = D.est(k), b = D.lct(m);
+      if (!D.in(m) || b <= a) continue;
+      const std::int64_t p = D.total(i, a, b, false, seen);
+      if (p == 0) continue;
+      if (p > b - a) {
+        D.total(i, a, b, true, seen);
+        return prop_failed;
+      }
+      std::int64_t e, l;
+      D.rules(i, a, b, p, e, l);
+      if (e > new_est) new_est = e, ea = a, eb = b;
+      if (l < new_lst) new_lst = l, la = a, lb = b;
+    }
+  int st = prop_unchanged;
+  if (new_est > D.est(i)) {
+    D.total(i, ea, eb, true, seen);
+    st |= s.narrow_min(t.start(i), new_est);
+    if (st & prop_failed) return st;
+  }
+  if (new_lst < D.lct(i) - d) {
+    D.total(i, la, lb, true, seen);
+    st |= s.narrow_max(t.start(i), new_lst);
+  }
+  return st;
+}
+
+/// The same rules from the intervals' side, for propagation: lane k takes the task intervals that
+/// start at disjunctive task k's est (once per distinct est), sums each once and narrows every
+/// disjunctive task outside it (a lane may narrow any task's start: narrowing is atomic on a shared
+/// store). O(k n) per lane, O(k^2 n) a propagation.
+template <class G, class Store>
+KOKKOS_INLINE_FUNCTION int cumulative_edges_from(const CumulativeRef<G>& t, int k, const Store& s) {
+  const DisjunctiveTasks<G, Store> D{t, s};
+  if (!D.in(k)) return prop_unchanged;
+  const std::int64_t a = D.est(k);
+  for (int k2 = 0; k2 < k; ++k2)
+    if (D.in(k2) && D.est(k2) == a) return prop_unchanged;  // the first task starting at a takes it
+  int st = prop_unchanged;
+  for (int m = 0; m < t.n; ++m) {
+    const std::int64_t b = D.lct(m);
+    if (!D.in(m) || b <= a) continue;
+    const std::int64_t p = D.total(-1, a, b, false, NoTasksSeen{});
+    if (p > b - a) return st | prop_failed;
+    for (int i = 0; i < t.n && p > 0; ++i) {
+      if (!D.in(i) || D.inside(i, a, b)) continue;
+      std::int64_t e, l;
+      D.rules(i, a, b, p, e, l);
+      if (e > D.est(i)) st |= s.narrow_min(t.start(i), e);
+      if (!(st & prop_failed) && l < D.lct(i) - t.duration(i)) st |= s.narrow_max(t.start(i), l);
+      if (st & prop_failed) return st;
+    }
+  }
+  return st;
+}
+
 /// Narrows task i's start by the profile of the other tasks' compulsory parts (see above). Each task
 /// whose part covers an overloaded time a sweep stops at goes to `seen(j)`: the explaining search
 /// (search/explain.cpp's cumulative_keep) replays a run with a recorder to find a change's reasons.
 template <class G, class Store, class Seen = NoTasksSeen>
-KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{}) {
+KOKKOS_INLINE_FUNCTION int cumulative_time_table(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{}) {
   const int x = t.start(i);
   const CumulativeProfile<G, Store> p(t, i, s);
   if (p.r > p.cap) return prop_failed;
@@ -140,11 +264,24 @@ KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, con
   return st;
 }
 
-/// Propagates cumulative c of the view g once. Lanes: SerialLanes or VectorLanes (a task per lane).
+/// Task i's part of a run, time-table and edge finding (task i's own view of it), with the tasks it
+/// met to `seen`: the explaining search replays a run task by task this way (cumulative_keep).
+template <class G, class Store, class Seen = NoTasksSeen>
+KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{}) {
+  int st = cumulative_time_table(t, i, s, seen);
+  if (!(st & prop_failed) && DisjunctiveTasks<G, Store>{t, s}.applies()) st |= cumulative_edges_of_task(t, i, s, seen);
+  return st;
+}
+
+/// Propagates cumulative c of the view g once: the time-table a task per lane, then edge finding a
+/// task interval's start per lane. Lanes: SerialLanes or VectorLanes.
 template <class Lanes, class G, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_cumulative(const Lanes& lanes, const G& g, int c, const Store& s) {
   const CumulativeRef<G> t{g, c, g.arity(c)};
-  return lanes.bit_or(t.n, [&](int i) { return cumulative_task(t, i, s); });
+  int st = lanes.bit_or(t.n, [&](int i) { return cumulative_time_table(t, i, s); });
+  if (!(st & prop_failed) && DisjunctiveTasks<G, Store>{t, s}.applies())
+    st |= lanes.bit_or(t.n, [&](int k) { return cumulative_edges_from(t, k, s); });
+  return st;
 }
 
 }  // namespace kcp

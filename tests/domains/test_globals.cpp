@@ -140,6 +140,15 @@ TEST(AllDifferentBruteForce, WithHolesNoSolutionIsLost) {
   EXPECT_GT(holes_cut, 200);
 }
 
+/// A cumulative over the first tasks.size() variables of p (the tasks' starts) and its definition.
+Case cumulative_case(Program p, const std::vector<Task>& tasks, std::int64_t cap) {
+  std::vector<std::int64_t> pars{cap};
+  for (const Task& t : tasks) pars.push_back(t.d);
+  for (const Task& t : tasks) pars.push_back(t.r);
+  p.add_global<Cumulative>(first_vars(static_cast<int>(tasks.size())), pars);
+  return Case{std::move(p), [tasks, cap](const Assignment& s) { return cumulative_holds(s, tasks, cap); }};
+}
+
 TEST(CumulativeBruteForce, NoSolutionIsLostAndFixedSchedulesAreDecidedExactly) {
   // Time-table filtering promises soundness (and a failure once every start is fixed and the use
   // exceeds the capacity somewhere); it must also prune on these small cases.
@@ -150,15 +159,52 @@ TEST(CumulativeBruteForce, NoSolutionIsLostAndFixedSchedulesAreDecidedExactly) {
     std::uniform_int_distribution<int> small(1, 3);
     std::vector<Task> tasks;
     const std::int64_t cap = 1 + seed % 4;
-    std::vector<std::int64_t> pars{cap};
     for (int i = 0; i < n; ++i) tasks.push_back({small(rng), std::min<std::int64_t>(small(rng), cap)});
-    for (const Task& t : tasks) pars.push_back(t.d);
-    for (const Task& t : tasks) pars.push_back(t.r);
-    p.add_global<Cumulative>(first_vars(n), pars);
-    return Case{p, [tasks, cap](const Assignment& s) { return cumulative_holds(s, tasks, cap); }};
+    return cumulative_case(std::move(p), tasks, cap);
   }, failed, narrowed);
   EXPECT_GT(failed, 100);
   EXPECT_GT(narrowed, 300);
+}
+
+TEST(CumulativeBruteForce, EdgeFindingOnDisjunctiveTasksLosesNoSolution) {
+  // Five or six tasks in [0, 9], all disjunctive (2 r > C: a machine, or uses 2 and 3 under capacity
+  // 3), where edge finding runs beside the time-table; every third case one task of use 1 under
+  // capacity 3, where it does not: sound, and it prunes.
+  int failed = 0, narrowed = 0;
+  brute_force(400, test::Promise::sound, [](std::mt19937& rng, int seed) {
+    const int n = 5 + seed % 2;
+    Program p = random_box(rng, n, 0, 9);
+    std::uniform_int_distribution<int> dur(1, 3), use(2, 3);
+    std::vector<Task> tasks;
+    const std::int64_t cap = seed % 2 ? 1 : 3;
+    for (int i = 0; i < n; ++i) tasks.push_back({dur(rng), cap == 1 ? 1 : use(rng)});
+    if (cap == 3 && seed % 3 == 0) tasks[0].r = 1;
+    return cumulative_case(std::move(p), tasks, cap);
+  }, failed, narrowed);
+  EXPECT_GT(failed, 20);
+  EXPECT_GT(narrowed, 100);
+}
+
+TEST(CumulativeBruteForce, EdgeFindingOrdersATaskAfterATaskInterval) {
+  // A machine: tasks 0 and 1 (d 3) start in [0, 3], so both run inside [0, 6] and neither has a
+  // compulsory part (the time-table sees nothing). Task 2 (d 2) in [0, 10] cannot run before 6 with
+  // them (0 + 6 + 2 > 6): it ends after both, and starts at 6 or later.
+  Program p;
+  p.add_var(0, 3);
+  p.add_var(0, 3);
+  p.add_var(0, 10);
+  p.add_global<Cumulative>({0, 1, 2}, {1, 3, 3, 2, 1, 1, 1});
+  const auto out = test::serial_fixpoint_on(p);
+  ASSERT_FALSE(out.failed);
+  EXPECT_EQ(out.lb[2], 6);
+  EXPECT_EQ(out.ub[2], 10);
+  EXPECT_EQ(out.lb[0], 0);
+  EXPECT_EQ(out.ub[0], 3);
+  // Three tasks of 3 in [0, 8] (starts in [0, 5]) need 9: an overload, though no part is compulsory.
+  Program q;
+  for (int i = 0; i < 3; ++i) q.add_var(0, 5);
+  q.add_global<Cumulative>({0, 1, 2}, {1, 3, 3, 3, 1, 1, 1});
+  EXPECT_TRUE(test::serial_fixpoint_on(q).failed);
 }
 
 TEST(VarElementBruteForce, BoundsConsistentAtTheFixpointAndFailsExactlyWithoutSolutions) {

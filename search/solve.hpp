@@ -190,13 +190,19 @@ struct SearchOptions {
   /// learning as with restart.
   bool explain_every_rank = true;
   /// Satisfaction asking for the sequential search's first solution (set by search(), not an option):
-  /// the explaining searches only prove unsatisfiability. Their solutions are dropped (the first one
-  /// stops them) and their clauses stay among them: the teams do not propagate the pool, whose clauses,
+  /// the explaining searches only prove unsatisfiability. Their first solution stops them and is kept
+  /// aside (ordered_wait_s) and their clauses stay among them: the teams do not propagate the pool, whose clauses,
   /// though they cut no solution, prune values that first_fail's sizes and a random value's draws read,
   /// so the teams' first solution would no longer be the annotations' first (perf/NOTES.md entry 51).
   /// Before, learning was off there, and a chain of pigeonholes (search_stress_08_04) that Chuffed
   /// refutes at once ran out of time (perf/NOTES.md entry 50).
   bool explain_proof_only = false;
+  /// With explain_proof_only: how long the teams have to find the first solution in the annotations'
+  /// order before the explaining searches' solution, when they found one, is handed over instead (also
+  /// when the search stops for time first). A learning search finds solutions the sequential order does
+  /// not reach in time (QCP_qcp-20-187-6, nonogram, elitserien: perf/NOTES.md entry 58); the textbook
+  /// models' first solutions in order come well within it.
+  double ordered_wait_s = 2.0;
   /// The explaining searches start this long after the search (set by search(), not an option): with
   /// explain_proof_only on the host's backends 1 s, where their thread takes a core from the teams and
   /// most satisfaction models are answered sooner (on this VM's 2 cores it made queens_200 0.52 ->

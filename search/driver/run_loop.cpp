@@ -253,8 +253,15 @@ class RunLoop {
     deliver(r.found);
     if (explain_ != nullptr) explain_->take(r.explained, r.explained_log);
     if (options_.explain_proof_only && !r.explained.empty()) {
-      r.explained.clear();  // a solution exists: nothing left for the explaining searches to prove
+      // A solution exists: nothing left for the explaining searches to prove. Theirs is kept aside,
+      // handed over if the teams' first in order has not come within options_.ordered_wait_s.
+      if (spare_.empty()) spare_.push_back(std::move(r.explained.front()));
+      r.explained.clear();
       explain_->signal();
+    }
+    if (!spare_.empty() && seconds_since(start_) >= options_.ordered_wait_s) {
+      deliver(spare_);
+      spare_.clear();
     }
     deliver(r.explained);
     if (sieve_ && sieve_->over_budget()) {
@@ -388,6 +395,8 @@ class RunLoop {
       }
       held_.clear();
     }
+    if (stop_ && !spare_.empty() && !limit_reached_ && report_.solutions == 0) deliver_after_stop(spare_);
+    if (stop_) spare_.clear();
   }
 
   /// After the loop: the searchers wound down and their figures added up.
@@ -457,6 +466,8 @@ class RunLoop {
   std::unique_ptr<SliceCutter> cutter_;
   // Satisfaction: solutions by subproblem (collect_solutions).
   OrderedSolutions held_;
+  // Satisfaction asking for the first solution in order: the explaining searches' first, kept aside.
+  std::vector<Found> spare_;
   // The incumbent the free rows build neighbourhoods from, published between slices.
   std::vector<std::int32_t> incumbent_;
   // Learning: the nogoods of every searcher's rows, one pool for all (search/learning.hpp).

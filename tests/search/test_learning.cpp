@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <set>
@@ -1034,6 +1035,33 @@ TYPED_TEST(LearningOnBackend, FreeSearchHandsOverTheExplainingSearchsSolution) {
   EXPECT_EQ(solutions, 1);
   EXPECT_EQ(r.solutions_explain, 1);
   EXPECT_GE(r.explain_threads, 1);
+}
+
+/// The same model asked for the first solution in the annotations' order: the explaining searches
+/// run to prove only, and their solution, which the teams are far from matching, is handed over once
+/// SearchOptions::ordered_wait_s has passed, not before.
+TYPED_TEST(LearningOnBackend, InOrderTheExplainingSearchsSolutionComesAfterTheWait) {
+  const fzn::Model model = fzn::parse_string(ordered_subsets_fzn(7, 3), "ordered_subsets.fzn");
+  const Compiled c = compile(model);
+  SearchOptions o;
+  o.max_solutions = 1;
+  o.learn = LearnMode::explain;
+  o.ordered_wait_s = 1.5;
+  o.teams = 2;
+  o.probe_s = 0;
+  o.time_limit_s = 120;
+  int solutions = 0;
+  const auto start = std::chrono::steady_clock::now();
+  double at = 0;
+  const SearchReport r = search<TypeParam>(c.program, o, [&](const std::vector<std::int32_t>& store) {
+    at = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const fzn::CheckResult check = fzn::check_solution(model, model_values(c, store));
+    EXPECT_TRUE(check.ok) << check.message;
+    return ++solutions, true;
+  });
+  EXPECT_EQ(solutions, 1);
+  EXPECT_EQ(r.solutions_explain, 1);
+  EXPECT_GE(at, o.ordered_wait_s);
 }
 
 /// Satisfaction asked to learn: the same solutions, in the same order, as without.

@@ -259,7 +259,9 @@ class RunLoop {
       r.explained.clear();
       explain_->signal();
     }
-    if (!spare_.empty() && seconds_since(start_) >= options_.ordered_wait_s) {
+    if (report_.solutions > 0) {
+      spare_.clear();  // the teams' first came: theirs stands
+    } else if (!spare_.empty() && seconds_since(start_) >= options_.ordered_wait_s) {
       deliver(spare_);
       spare_.clear();
     }

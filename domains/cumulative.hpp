@@ -189,8 +189,9 @@ KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, i
   if (!D.in(i)) return prop_unchanged;
   const std::int64_t d = t.duration(i);
   std::int64_t new_est = D.est(i), new_lst = D.lct(i) - d, ea = 0, eb = 0, la = 0, lb = 0;
-  for (int k = 0; k < t.n; ++k)
-    for (int m = 0; m < t.n && D.in(k); ++m) {
+  for (int k = 0; k < t.n; ++k) {
+    if (!D.in(k)) continue;
+    for (int m = 0; m < t.n; ++m) {
       const std::int64_t a = D.est(k), b = D.lct(m);
       if (!D.in(m) || b <= a) continue;
       const std::int64_t p = D.total(i, a, b, false, seen);
@@ -204,6 +205,7 @@ KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, i
       if (e > new_est) new_est = e, ea = a, eb = b;
       if (l < new_lst) new_lst = l, la = a, lb = b;
     }
+  }
   int st = prop_unchanged;
   if (new_est > D.est(i)) {
     D.total(i, ea, eb, true, seen);

@@ -362,33 +362,9 @@ bool ExplainingSearch::Impl::run_propagator(int q) {
   return false;
 }
 
-bool ExplainingSearch::Impl::move_watches(int k, const Store& s) {
-  Clause& c = clauses[std::size_t(k)];
-  const std::vector<Literal>& lits = c.lits;
-  const int n = static_cast<int>(lits.size());
-  if (c.w[0] == c.w[1]) return false;
-  for (int slot = 0; slot < 2; ++slot) {
-    if (literal_state(s, lits[std::size_t(c.w[slot])]) <= 0) continue;
-    if (literal_state(s, lits[std::size_t(c.w[1 - slot])]) < 0) return true;  // the other watch satisfies it
-    int found = -1, state = 0;
-    for (int i = 0; i < n && found < 0; ++i) {
-      if (i == c.w[0] || i == c.w[1]) continue;
-      state = literal_state(s, lits[std::size_t(i)]);
-      if (state <= 0) found = i;
-    }
-    if (found < 0) return false;  // every literal but the other watch is true: unit or a conflict
-    c.w[slot] = found;
-    add_watch(k, found);
-    if (state < 0) return true;
-  }
-  return literal_state(s, lits[std::size_t(c.w[0])]) <= 0 && literal_state(s, lits[std::size_t(c.w[1])]) <= 0;
-}
-
 bool ExplainingSearch::Impl::check_clause(int k) {
   const Store s = store();
   const std::vector<Literal>& lits = clauses.at(std::size_t(k)).lits;  // checked: ids change at deletions
-  // Most wakes end here, a literal that is not true found for each true watch without a full scan.
-  if (move_watches(k, s)) return false;
   const Scan r = scan(lits, s);
   settle_watches(k, r, s);
   if (r.falsified >= 0 || r.opens >= 2) return false;

@@ -178,10 +178,6 @@ struct ExplainingSearch::Impl {
   /// it unit); where it cannot, an open or false one and the true one made last, which a backjump
   /// undoes first. Sets k's watches from the states in s (scanned as `r`).
   void settle_watches(int k, const Scan& r, const Store& s);
-  /// Clause k woken: each true watch moved to a literal that is not true, stopping at a false one (the
-  /// clause holds); true when that leaves nothing to do, false when it is unit or a conflict (or its
-  /// watches are one literal), which check_clause's full scan then settles.
-  bool move_watches(int k, const Store& s);
   void push_entry(int x, int kind, std::int64_t old_v, std::int64_t new_v, int word, std::int32_t reason, int from, int lit) {
     std::int32_t& last = kind == kind_lb ? last_lb[std::size_t(x)] : kind == kind_ub ? last_ub[std::size_t(x)] : last_word[std::size_t(x)];
     trail.push_back(Entry{x, kind, level, reason, from, last, word, lit, old_v, new_v});

@@ -31,12 +31,14 @@
 #pragma once
 
 #include "domains/arithmetic.hpp"
+#include "domains/family.hpp"
 #include "domains/lanes.hpp"
 #include "domains/store.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace kcp {
 
@@ -285,5 +287,55 @@ KOKKOS_INLINE_FUNCTION int propagate_cumulative(const Lanes& lanes, const G& g, 
     st |= lanes.bit_or(t.n, [&](int k) { return cumulative_edges_from(t, k, s); });
   return st;
 }
+
+/// cumulative(s, d, r, C) (builtin kcp_cumulative): variables the starts; parameters C, then
+/// d_1..d_n, then r_1..r_n.
+struct Cumulative : FamilyDefaults {
+  static constexpr const char* name = "cumulative";
+  static constexpr const char* statistic = "cumulativePropagators";
+  /// Native by default on host backends and on GPUs (else compiled as a decomposition unless
+  /// --global NAME asks): set from measurements (perf/NOTES.md entry 17).
+  static constexpr bool native_on_host = true, native_on_gpu = true;
+  /// Bounds only: time-table and edge finding move start times' bounds and read only them.
+  static constexpr int holes_in = none_var;
+  static constexpr bool wakes_on_bounds = true;
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_cumulative(lanes, g, c, s);
+  }
+
+  /// The explaining search's reasons (FamilyDefaults::reasons): the run replayed task by task on the
+  /// box, each task's own view recording the tasks it met; the culprit (the task that failed, or whose
+  /// start `reached` the targets on `target`, -1 for a failure), its tasks, and theirs for the tasks
+  /// narrowed before it in the run. Position j of `in` is task j.
+  template <class G, class Store, class Reached>
+  static bool reasons(const G& g, int c, const Store& x, int target, const Reached& reached, std::vector<char>& in) {
+    const CumulativeRef<G> t{g, c, g.arity(c)};
+    const auto n = std::size_t(t.n);
+    std::vector<std::vector<int>> met(n);
+    std::vector<char> narrowed(n, 0);
+    int culprit = -1;
+    for (int k = 0; k < t.n && culprit < 0; ++k) {
+      const int status = cumulative_task(t, k, x, [&](int j) { met[std::size_t(k)].push_back(j); });
+      if (status & prop_failed) culprit = k;
+      else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
+      if (culprit < 0 && target >= 0 && t.start(k) == target && reached()) culprit = k;
+    }
+    if (culprit < 0) return false;
+    in.assign(n, 0);
+    std::vector<int> todo{culprit};
+    in[std::size_t(culprit)] = 1;
+    while (!todo.empty()) {
+      const int k = todo.back();
+      todo.pop_back();
+      for (const int j : met[std::size_t(k)]) {
+        if (in[std::size_t(j)]) continue;
+        in[std::size_t(j)] = 1;
+        if (narrowed[std::size_t(j)] && j < k) todo.push_back(j);
+      }
+    }
+    return true;
+  }
+};
 
 }  // namespace kcp

@@ -1,5 +1,5 @@
-// Family 3: element over constant arrays, result = values[index - 1] (FlatZinc's 1-based index).
-// Element e's values are values[begin(e), begin(e+1)).
+// Family: element over constant arrays, result = values[index - 1] (FlatZinc's 1-based index).
+// Constraint e's variables are index and result, its parameters the values (32-bit on the device).
 //
 // Checklist (Chuffed's): fails when no position of index's domain holds a value of result's domain,
 // so a fixed false pair fails; narrows index to the first and last such position (within 1..n) and
@@ -13,6 +13,7 @@
 #pragma once
 
 #include "domains/arithmetic.hpp"
+#include "domains/family.hpp"
 #include "domains/lanes.hpp"
 #include "domains/store.hpp"
 
@@ -22,28 +23,18 @@
 
 namespace kcp {
 
-/// The element constraints of a program, as Views in MemorySpace.
-template <class MemorySpace>
-struct Elements {
-  Kokkos::View<const std::int32_t*, MemorySpace> index, result;
-  Kokkos::View<const std::int32_t*, MemorySpace> begin;  ///< elements + 1 entries
-  Kokkos::View<const std::int32_t*, MemorySpace> values;
-
-  KOKKOS_INLINE_FUNCTION int size() const { return static_cast<int>(index.extent(0)); }
-};
-
 /// Propagates element e once. Lanes: SerialLanes or VectorLanes (positions spread over the lanes).
 template <class Lanes, class Elems, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el, int e, const Store& s) {
-  const int idx = el.index(e), res = el.result(e);
-  const int b = el.begin(e);
-  const std::int64_t n = el.begin(e + 1) - b;
+  const int idx = el.var(e, 0), res = el.var(e, 1);
+  const int b = el.par_begin(e);
+  const std::int64_t n = el.par_begin(e + 1) - b;
   const std::int64_t lo = max64(1, lanes.max_value(1, [&](int) -> std::int64_t { return s.min(idx); }));
   const std::int64_t hi = min64(n, lanes.max_value(1, [&](int) -> std::int64_t { return s.max(idx); }));
   if (lo > hi) return prop_failed;
   // Position lo + j, j in [0, m), holds values[b + lo - 1 + j].
   const int m = static_cast<int>(hi - lo + 1);
-  auto value = [&](int j) -> std::int64_t { return el.values(b + static_cast<int>(lo) - 1 + j); };
+  auto value = [&](int j) -> std::int64_t { return el.pars(b + static_cast<int>(lo) - 1 + j); };
   // With holes: a position the index has lost, or whose value the result has lost, is no support.
   auto supported = [&](int j) { return s.contains(idx, lo + j) && s.contains(res, value(j)); };
   constexpr std::int64_t none_min = INT64_MAX, none_max = INT64_MIN;
@@ -85,5 +76,33 @@ KOKKOS_INLINE_FUNCTION int propagate_element(const Lanes& lanes, const Elems& el
     return s.contains(idx, lo + j) && !s.contains(res, value(j)) ? s.remove(idx, lo + j) : int(prop_unchanged);
   });
 }
+
+/// result = values[index] (builtins array_int_element, array_bool_element; compile's table columns):
+/// variables index, result; parameters the values, 32-bit on the device. The example of a family
+/// that runs on one lane in the event-driven fixpoint (most elements are short: a lane each, like the
+/// ternary propagators) and has its own entailment at the root.
+struct Element : FamilyDefaults {
+  static constexpr const char* name = "element";
+  static constexpr const char* statistic = "elementPropagators";
+  using Par = std::int32_t;
+  static constexpr Placement placement = Placement::lane;
+  static constexpr bool decomposable = false;  // no other form: always native
+  static constexpr int holes_in = 1;  // the index's unsupported positions
+  static constexpr bool wakes_on_bounds = false;  // positions read the result's values
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_element(lanes, g, c, s);
+  }
+  /// Entailed once the index is fixed, or the result is fixed and every value the index reaches is it.
+  template <class Table, class Store>
+  static bool entailed(const Table& t, int c, const Store& s) {
+    const int index = t.var(c, 0), result = t.var(c, 1);
+    if (s.fixed(index)) return true;
+    if (!s.fixed(result)) return false;
+    for (std::int64_t i = s.min(index) < 1 ? 1 : s.min(index); i <= s.max(index) && i <= t.num_pars(c); ++i)
+      if (t.par(c, static_cast<int>(i - 1)) != s.min(result)) return false;
+    return true;
+  }
+};
 
 }  // namespace kcp

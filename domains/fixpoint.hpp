@@ -1,6 +1,6 @@
 // Propagation to a fixpoint (AC1: run every propagator until none changes the store or one fails),
-// over the propagator families of a DeviceProgram: ternary, linear rows, element, and the global
-// families of domains/globals.hpp; and, when the caller passes one, the nogoods of a learned pool
+// over the propagator families of a DeviceProgram: ternary, linear rows, and the listed families of
+// domains/globals.hpp (element, the global constraints); and, when the caller passes one, the nogoods of a learned pool
 // (domains/nogoods.hpp), one per lane like the ternary family.
 //
 // - serial_fixpoint: the Gauss-Seidel reference on one thread; every parallel fixpoint is tested
@@ -19,8 +19,8 @@
 //      (most rows of a model are reified comparisons of one or two terms); longer rows:
 //      TeamThreadRange over them (one row per vector group), ThreadVectorRange over a row's terms (the
 //      lanes reduce the row's sums together).
-//   3. element: TeamThreadRange over the elements, ThreadVectorRange over the positions.
-//   4. the global constraints of every family: TeamThreadRange over them, ThreadVectorRange inside.
+//   3. the listed families' constraints (element, then the global constraints): TeamThreadRange over
+//      them, ThreadVectorRange inside.
 //   Barriers: one team_barrier per iteration, after every thread has run its propagators, so that the
 //   iteration's changed flag is complete before anyone reads it. The changed flags and the failed
 //   flags rotate over three slots each: the slot for the next iteration is reset during this one, and
@@ -30,7 +30,6 @@
 //   racecheck found it.)
 #pragma once
 
-#include "domains/element.hpp"
 #include "domains/lanes.hpp"
 #include "domains/linear.hpp"
 #include "domains/nogoods.hpp"
@@ -83,9 +82,6 @@ KOKKOS_INLINE_FUNCTION FixpointResult serial_fixpoint(const DeviceProgram<Memory
     }
     for (int r = 0; r < program.rows.size() && !(st & prop_failed); ++r) {
       st |= propagate_linear(lanes, program.rows, r, s);
-    }
-    for (int e = 0; e < program.elements.size() && !(st & prop_failed); ++e) {
-      st |= propagate_element(lanes, program.elements, e, s);
     }
     for (int id = program.global_first[0]; id < program.num_propagators() && !(st & prop_failed); ++id) {
       st |= program.propagate_global_id(lanes, id, s);
@@ -200,8 +196,6 @@ KOKKOS_INLINE_FUNCTION FixpointResult team_fixpoint(const TeamMember& team, cons
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_lane_rows, num_rows), [&](const int k) {
       report(propagate_linear(lanes, program.rows, program.row_order(k), s));
     });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.elements.size()),
-                         [&](const int e) { report(propagate_element(lanes, program.elements, e, s)); });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, program.global_first[0], program.num_propagators()),
                          [&](const int id) { report(program.propagate_global_id(lanes, id, s)); });
     if (num_nogoods > 0)
@@ -231,7 +225,7 @@ namespace kcp {
 /// propagator, a touched flag per variable, two touched lists, and counters (failed, two queue
 /// sizes, two touched counts, two group-queue sizes). A queue holds the propagators that run on one
 /// lane from its bottom up and those that run on a vector group (DeviceProgram::runs_on_group: rows
-/// too long for a lane, global constraints) from its top down.
+/// too long for a lane, group families' constraints) from its top down.
 struct QueueWork {
   std::int32_t* data = nullptr;
   int num_props = 0, num_vars = 0;
@@ -264,31 +258,31 @@ KOKKOS_INLINE_FUNCTION Store pending_events(const Store& s, const QueueWork& wor
   return tracking(s, work, 0);
 }
 
-/// Runs propagator `id` of the ternary, row or element family (ids below global_first[0]) once.
+/// Runs propagator `id` of the ternary family, the rows or a lane family (ids below
+/// program.group_first()) once.
 template <class Lanes, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_local(const Lanes& lanes, const DeviceProgram<MemorySpace>& program, int id,
                                            const Store& s) {
   const int num_ternary = program.num_ternary();
   if (id < num_ternary) return propagate_ternary(program.ternary(id), s);
-  id -= num_ternary;
-  if (id < program.rows.size()) return propagate_linear(lanes, program.rows, id, s);
-  return propagate_element(lanes, program.elements, id - program.rows.size(), s);
+  if (id < program.global_first[0]) return propagate_linear(lanes, program.rows, id - num_ternary, s);
+  return program.propagate_lane_id(lanes, id, s);
 }
 
-/// Runs propagator `id` (ternary, then rows, then elements; never a global constraint, which runs on
-/// a vector group) on one lane.
+/// Runs propagator `id` (ternary, then rows, then the lane families; never a group family's
+/// constraint, which runs on a vector group) on one lane.
 template <class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_one(const DeviceProgram<MemorySpace>& program, int id, const Store& s) {
   return propagate_local(SerialLanes{}, program, id, s);
 }
 
-/// Runs propagator `id` of any family once (the host's root fixpoint; on a team, globals and long
-/// rows run on a vector group and the rest on one lane: see queue_fixpoint).
+/// Runs propagator `id` of any family once (the host's root fixpoint; on a team, group families and
+/// long rows run on a vector group and the rest on one lane: see queue_fixpoint).
 template <class Lanes, class MemorySpace, class Store>
 KOKKOS_INLINE_FUNCTION int propagate_any(const Lanes& lanes, const DeviceProgram<MemorySpace>& program, int id,
                                          const Store& s) {
-  return id >= program.global_first[0] ? program.propagate_global_id(lanes, id, s)
-                                       : propagate_local(lanes, program, id, s);
+  return id >= program.group_first() ? program.propagate_group_id(lanes, id, s)
+                                     : propagate_local(lanes, program, id, s);
 }
 
 /// queue_fixpoint's counters in the workspace (QueueWork::counters) and the sizes it uses. Queue sizes and
@@ -303,8 +297,8 @@ struct QueueCounters {
   int num_nogoods;
 };
 
-/// With `full`: every propagator into queue 0, the ternary ones, rows for one lane and elements at the
-/// bottom, the long rows and the globals at the top.
+/// With `full`: every propagator into queue 0, the ternary ones, rows for one lane and the lane
+/// families' at the bottom, the long rows and the group families' at the top.
 template <class TeamMember, class MemorySpace>
 KOKKOS_INLINE_FUNCTION void queue_every_propagator(const TeamMember& team, const DeviceProgram<MemorySpace>& program,
                                                    const QueueWork& work, const QueueCounters& c) {
@@ -312,7 +306,7 @@ KOKKOS_INLINE_FUNCTION void queue_every_propagator(const TeamMember& team, const
   const int num_ternary = program.num_ternary();
   const int num_rows = program.rows.size();
   const int num_group_rows = num_rows - program.num_lane_rows;
-  const int num_group = num_group_rows + program.num_globals();
+  const int num_group = num_group_rows + program.num_group_globals();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_props), [&](const int i) {
     const int lane_end = num_ternary + program.num_lane_rows;
     const int from_top = num_props - 1 - i;
@@ -326,7 +320,7 @@ KOKKOS_INLINE_FUNCTION void queue_every_propagator(const TeamMember& team, const
     } else if (from_top < num_group_rows) {
       id = num_ternary + program.row_order(program.num_lane_rows + from_top);
     } else {
-      id = program.global_first[0] + (from_top - num_group_rows);
+      id = program.group_first() + (from_top - num_group_rows);
     }
     work.queue(0)[i < num_props - num_group ? i : top - 1 - from_top] = id;
   });
@@ -406,8 +400,8 @@ KOKKOS_INLINE_FUNCTION void run_queue(const TeamMember& team, const DeviceProgra
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, group_size), [&](const int k) {
     const std::int32_t p = queue[top - 1 - k];
     Kokkos::single(Kokkos::PerThread(team), [&]() { work.queued()[p] = 0; });
-    const int status = p >= program.global_first[0] ? program.propagate_global_id(lanes, p, st)
-                                                    : propagate_linear(lanes, program.rows, p - num_ternary, st);
+    const int status = p >= program.group_first() ? program.propagate_group_id(lanes, p, st)
+                                                  : propagate_linear(lanes, program.rows, p - num_ternary, st);
     if (status & prop_failed) *failed = 1;
   });
 }
@@ -453,7 +447,7 @@ KOKKOS_INLINE_FUNCTION FixpointResult queue_fixpoint(const TeamMember& team, con
   const int initial_nogoods = num_nogoods - first_nogood;
   FixpointResult res;
   int q = 0, t = 0;
-  const int num_group = program.rows.size() - program.num_lane_rows + program.num_globals();
+  const int num_group = program.rows.size() - program.num_lane_rows + program.num_group_globals();
   Kokkos::single(Kokkos::PerTeam(team), [&]() {
     *failed = 0;
     qsize[0] = (full ? num_props - num_group : 0) + initial_nogoods;

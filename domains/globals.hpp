@@ -1,22 +1,24 @@
-// Global constraint families: the one place that lists them.
+// The propagator families behind the one list (GlobalFamilies below): element and the global
+// constraints. A family is one struct in its propagator's file (domains/family.hpp says what it
+// declares); the program's upload, copies, renumbering, occurrence counts, event lists, statistics,
+// preprocessing, the explaining search and the root, serial, team and queue fixpoints handle every
+// family through the folds below. Adding one means writing that struct and its propagator, listing
+// it in GlobalFamilies, and teaching compile (and, for a new builtin, the checker and mznlib) its
+// builtin. (The ternary propagators and the linear rows are not in the list yet: the rows are run
+// in an order sorted by length, and both are the lane path's hottest code; perf/NOTES.md entry 60.)
 //
-// Every global family stores its constraints the same way (GlobalTable on the host, GlobalView on the
-// device: each constraint's store variables and 64-bit integer parameters in compressed-row form),
-// so the program's upload, copies, renumbering, occurrence counts, event lists, statistics and the
-// root, serial and team fixpoints handle every family through the fold below. A family is a struct
-// with its name (for `--no-global NAME`, which makes compile lower it to a decomposition instead), its
-// statistic and its propagator; adding one means writing that struct and its propagator, listing it
-// in GlobalFamilies, and teaching compile (and, for a new builtin, the checker and mznlib) its builtin.
-//
-// Shape: every global family runs one constraint per vector group (TeamThreadRange over the
-// constraints, ThreadVectorRange inside, through VectorLanes), never on the lane path of the
-// ternary propagators and short rows, so their register budget is not touched by the globals'.
-// Propagator ids: after the ternary propagators, rows and elements, family 0's constraints, then
-// family 1's, and so on (DeviceProgram::global_first, propagate_global_id).
+// Shape: a family's Placement says where its constraints run on a team. Group families run one
+// constraint per vector group (TeamThreadRange over the constraints, ThreadVectorRange inside,
+// through VectorLanes) and are dispatched through a function the device does not inline, so that
+// their register budget stays apart from the ternary propagators' and short rows'. Lane families
+// (element) run one constraint per lane in the event-driven fixpoint, inlined like the ternary ones.
+// Propagator ids: after the ternary propagators and rows, family 0's constraints, then family 1's,
+// and so on (DeviceProgram::global_first, propagate_global_id).
 #pragma once
 
 #include "domains/all_different.hpp"
 #include "domains/cumulative.hpp"
+#include "domains/element.hpp"
 #include "domains/table.hpp"
 #include "domains/var_element.hpp"
 
@@ -25,128 +27,37 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kcp {
-
-/// Host form of one global family: constraint c reads store variables vars[var_begin[c],
-/// var_begin[c + 1]) and has parameters pars[par_begin[c], par_begin[c + 1]).
-struct GlobalTable {
-  std::vector<std::int32_t> var_begin{0}, vars, par_begin{0};
-  std::vector<std::int64_t> pars;
-
-  int size() const { return static_cast<int>(var_begin.size()) - 1; }
-  void add(const std::vector<int>& xs, const std::vector<std::int64_t>& ps) {
-    vars.insert(vars.end(), xs.begin(), xs.end());
-    var_begin.push_back(static_cast<std::int32_t>(vars.size()));
-    pars.insert(pars.end(), ps.begin(), ps.end());
-    par_begin.push_back(static_cast<std::int32_t>(pars.size()));
-  }
-  /// Constraint c of `from` appended here.
-  void append(const GlobalTable& from, int c) {
-    const auto ci = static_cast<std::size_t>(c);
-    add(std::vector<int>(from.vars.begin() + from.var_begin[ci], from.vars.begin() + from.var_begin[ci + 1]),
-        std::vector<std::int64_t>(from.pars.begin() + from.par_begin[ci], from.pars.begin() + from.par_begin[ci + 1]));
-  }
-  std::size_t bytes() const { return (var_begin.size() + vars.size() + par_begin.size()) * 4 + pars.size() * 8; }
-  bool consistent() const {
-    return !var_begin.empty() && par_begin.size() == var_begin.size() && std::size_t(var_begin.back()) == vars.size() &&
-           std::size_t(par_begin.back()) == pars.size();
-  }
-};
-
-/// Device form of one global family (see GlobalTable).
-template <class MemorySpace>
-struct GlobalView {
-  Kokkos::View<const std::int32_t*, MemorySpace> var_begin, vars, par_begin;
-  Kokkos::View<const std::int64_t*, MemorySpace> pars;
-
-  KOKKOS_INLINE_FUNCTION int size() const {
-    return var_begin.extent(0) > 0 ? static_cast<int>(var_begin.extent(0)) - 1 : 0;
-  }
-  KOKKOS_INLINE_FUNCTION int arity(int c) const { return var_begin(c + 1) - var_begin(c); }
-  KOKKOS_INLINE_FUNCTION int var(int c, int i) const { return vars(var_begin(c) + i); }
-  KOKKOS_INLINE_FUNCTION std::int64_t par(int c, int i) const { return pars(par_begin(c) + i); }
-  KOKKOS_INLINE_FUNCTION int num_pars(int c) const { return par_begin(c + 1) - par_begin(c); }
-};
-
-/// cumulative(s, d, r, C) (builtin kcp_cumulative): variables the starts; parameters C, then
-/// d_1..d_n, then r_1..r_n.
-struct Cumulative {
-  static constexpr const char* name = "cumulative";
-  /// Native by default on host backends / on GPUs (else compiled as a decomposition unless --global
-  /// NAME asks): set from measurements (perf/NOTES.md entry 17).
-  static constexpr bool native_on_host = true, native_on_gpu = true;
-  /// Whether it can remove a value from inside its variables' domains (Program::give_bitsets gives
-  /// domains wider than one word a bitset only where something can): time-table moves bounds only.
-  static constexpr bool makes_holes = false;
-  /// Whether it reads only its variables' bounds, so that the event-driven fixpoint wakes it only when
-  /// a bound moves (program.hpp's Wake): time-table reads start times' bounds.
-  static constexpr bool wakes_on_bounds = true;
-  static constexpr const char* statistic = "cumulativePropagators";
-  template <class Lanes, class G, class Store>
-  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
-    return propagate_cumulative(lanes, g, c, s);
-  }
-};
-
-/// all_different(x) (builtin kcp_all_different_int): variables the x_i; no parameters.
-struct AllDifferent {
-  static constexpr const char* name = "all_different";
-  /// On the host, x_i != x_j rows wake only the variables' own rows and run 1.4-4x more nodes/s on
-  /// the dev set's all_different models with no worse objective; on an H100 the native one runs up
-  /// to 6.4x more (perf/NOTES.md entry 17).
-  static constexpr bool native_on_host = false, native_on_gpu = true;
-  /// On GPUs, native up to this many variables (a lane's one pass: hall_chunk), x_i != x_j rows
-  /// beyond (CompileOptions::all_different_max_arity; one H200: 300- and 400-queens' first solution
-  /// none in 5 s native, 0.52 s as rows; latin squares of order 30–40 need the Hall intervals:
-  /// perf/NOTES.md entry 55).
-  static constexpr int native_max_arity_gpu = 64;
-  static constexpr bool makes_holes = true;
-  static constexpr bool wakes_on_bounds = true;  // Hall intervals of the bounds
-  static constexpr const char* statistic = "allDifferentPropagators";
-  template <class Lanes, class G, class Store>
-  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
-    return propagate_all_different(lanes, g, c, s);
-  }
-};
-
-/// result = x[index] (builtins array_var_int_element, array_var_bool_element): variables index,
-/// result, x_1..x_n; no parameters.
-struct VarElement {
-  static constexpr const char* name = "var_element";
-  static constexpr bool native_on_host = true, native_on_gpu = true;
-  static constexpr bool wakes_on_bounds = false;  // the index reads the array's values
-  static constexpr bool makes_holes = true;  // the index's unsupported positions
-  static constexpr const char* statistic = "varElementPropagators";
-  template <class Lanes, class G, class Store>
-  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
-    return propagate_var_element(lanes, g, c, s);
-  }
-};
-
-/// table(x, T) (builtins kcp_table_int, kcp_table_bool; kcp's mznlib also builds regular from it):
-/// variables x_1..x_k; parameters the rows of T, row-major.
-struct Table {
-  static constexpr const char* name = "table";
-  static constexpr const char* statistic = "tablePropagators";
-  static constexpr bool native_on_host = true, native_on_gpu = true;
-  static constexpr bool makes_holes = true;
-  static constexpr bool wakes_on_bounds = false;  // the rows' support reads every value
-  template <class Lanes, class G, class Store>
-  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
-    return propagate_table(lanes, g, c, s);
-  }
-};
 
 template <class... Families>
 struct FamilyList {
   static constexpr int size = sizeof...(Families);
 };
 
-/// The global families, in propagator-id order. The one list.
-using GlobalFamilies = FamilyList<Cumulative, AllDifferent, VarElement, Table>;
+/// The families, in propagator-id order: the one list. Those that run on a lane first (their ids
+/// follow the rows without a gap, so the event-driven fixpoint's lane entries are one id range).
+using GlobalFamilies = FamilyList<Element, Cumulative, AllDifferent, VarElement, Table>;
 constexpr int num_global_families = GlobalFamilies::size;
+
+namespace detail {
+template <class... Fs>
+constexpr int count_lane_families(FamilyList<Fs...>) {
+  return (0 + ... + (Fs::placement == Placement::lane ? 1 : 0));
+}
+template <class... Fs>
+constexpr bool lane_families_first(FamilyList<Fs...>) {
+  bool group_seen = false, ok = true;
+  ((Fs::placement == Placement::group ? (group_seen = true) : (ok = ok && !group_seen)), ...);
+  return ok;
+}
+}  // namespace detail
+
+/// Families 0 .. num_lane_families - 1 run on a lane in the event-driven fixpoint, the rest on a group.
+constexpr int num_lane_families = detail::count_lane_families(GlobalFamilies{});
+static_assert(detail::lane_families_first(GlobalFamilies{}), "list the lane families before the group ones");
 
 /// The index of family F in GlobalFamilies.
 template <class F, class... Fs>
@@ -158,12 +69,49 @@ constexpr int family_index(FamilyList<Fs...>) {
 template <class F>
 constexpr int global_family = family_index<F>(GlobalFamilies{});
 
+/// The device views of every family, each with its own parameter type: view<I>() is family I's.
+template <class MemorySpace, class... Fs>
+struct FamilyViewList {
+  template <int I>
+  KOKKOS_INLINE_FUNCTION void view() const {}
+};
+template <class MemorySpace, class F, class... Fs>
+struct FamilyViewList<MemorySpace, F, Fs...> {
+  FamilyView<MemorySpace, typename F::Par> head;
+  FamilyViewList<MemorySpace, Fs...> tail;
+  template <int I>
+  KOKKOS_INLINE_FUNCTION const auto& view() const {
+    if constexpr (I == 0) return head;
+    else return tail.template view<I - 1>();
+  }
+  template <int I>
+  auto& view() {
+    if constexpr (I == 0) return head;
+    else return tail.template view<I - 1>();
+  }
+};
+template <class MemorySpace, class List>
+struct ViewsOfList;
+template <class MemorySpace, class... Fs>
+struct ViewsOfList<MemorySpace, FamilyList<Fs...>> {
+  using type = FamilyViewList<MemorySpace, Fs...>;
+};
+template <class MemorySpace>
+using GlobalViews = typename ViewsOfList<MemorySpace, GlobalFamilies>::type;
+
 namespace detail {
-template <class Lanes, class G, class Store, class... Fs>
-KOKKOS_INLINE_FUNCTION int propagate_global(FamilyList<Fs...>, const Lanes& lanes, int family, const G& g, int c,
-                                            const Store& s) {
-  int st = prop_unchanged, i = 0;
-  ((family == i++ ? (st = Fs::propagate(lanes, g, c, s), 0) : 0), ...);
+template <class F, int I, Placement P, class Lanes, class Views, class Store>
+KOKKOS_INLINE_FUNCTION void propagate_if(int family, int& st, const Lanes& lanes, const Views& views, int c,
+                                         const Store& s) {
+  if constexpr (F::placement == P) {
+    if (family == I) st = F::propagate(lanes, views.template view<I>(), c, s);
+  }
+}
+template <Placement P, class Lanes, class Views, class Store, class... Fs, int... I>
+KOKKOS_INLINE_FUNCTION int propagate_placed(FamilyList<Fs...>, std::integer_sequence<int, I...>, const Lanes& lanes,
+                                            int family, const Views& views, int c, const Store& s) {
+  int st = prop_unchanged;
+  (propagate_if<Fs, I, P>(family, st, lanes, views, c, s), ...);
   return st;
 }
 template <class F, class... Fs>
@@ -173,7 +121,16 @@ void for_each_family(FamilyList<Fs...>, const F& f) {
 }
 }  // namespace detail
 
-/// Propagates constraint c of global family `family` (its view g) once.
+/// Propagates constraint c of lane family `family` (< num_lane_families) once, inlined.
+template <class Lanes, class Views, class Store>
+KOKKOS_INLINE_FUNCTION int propagate_lane_family(const Lanes& lanes, int family, const Views& views, int c,
+                                                 const Store& s) {
+  return detail::propagate_placed<Placement::lane>(GlobalFamilies{},
+                                                   std::make_integer_sequence<int, num_global_families>{}, lanes,
+                                                   family, views, c, s);
+}
+
+/// Propagates constraint c of group family `family` (>= num_lane_families) once.
 /// On the device not inlined, so that the families' registers stay apart from the search kernel's
 /// (perf/NOTES.md entry 17: ptxas spills).
 #if defined(__CUDA_ARCH__)
@@ -181,19 +138,34 @@ void for_each_family(FamilyList<Fs...>, const F& f) {
 #else
 #define KCP_GLOBALS_NOINLINE
 #endif
-template <class Lanes, class G, class Store>
-KOKKOS_FUNCTION KCP_GLOBALS_NOINLINE int propagate_global(const Lanes& lanes, int family, const G& g, int c,
-                                                          const Store& s) {
-  return detail::propagate_global(GlobalFamilies{}, lanes, family, g, c, s);
+template <class Lanes, class Views, class Store>
+KOKKOS_FUNCTION KCP_GLOBALS_NOINLINE int propagate_group_family(const Lanes& lanes, int family, const Views& views,
+                                                                int c, const Store& s) {
+  return detail::propagate_placed<Placement::group>(GlobalFamilies{},
+                                                    std::make_integer_sequence<int, num_global_families>{}, lanes,
+                                                    family, views, c, s);
 }
 
-/// f(Family{}, index) for every global family, in order (host code: statistics, names).
+/// f(Family{}, index) for every family, in order (host code: statistics, names, hooks).
 template <class F>
 void for_each_global_family(const F& f) {
   detail::for_each_family(GlobalFamilies{}, f);
 }
 
-/// The index of the global family called `name`, or -1.
+namespace detail {
+template <class Views, class F, class... Fs, int... I>
+void for_each_view(FamilyList<Fs...>, std::integer_sequence<int, I...>, const Views& views, const F& f) {
+  (f(Fs{}, views.template view<I>(), I), ...);
+}
+}  // namespace detail
+
+/// f(Family{}, its view, index) for every family, in order (host code: the explaining search's hooks).
+template <class Views, class F>
+void for_each_family_view(const Views& views, const F& f) {
+  detail::for_each_view(GlobalFamilies{}, std::make_integer_sequence<int, num_global_families>{}, views, f);
+}
+
+/// The index of the family called `name`, or -1.
 inline int global_family_named(const std::string& name) {
   int found = -1;
   for_each_global_family([&](auto family, int f) {

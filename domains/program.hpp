@@ -3,7 +3,6 @@
 // no pointers to host objects, so a DeviceProgram is copied into kernels by value.
 #pragma once
 
-#include "domains/element.hpp"
 #include "domains/globals.hpp"
 #include "domains/linear.hpp"
 #include "domains/store.hpp"
@@ -13,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -64,26 +64,25 @@ struct Program {
   // Family 1: ternary propagators.
   std::vector<Ternary> ternary;
 
-  // Family 3: element over constant arrays, result = values[index - 1] (FlatZinc's 1-based index),
-  // element e's values are elem_values[elem_begin[e], elem_begin[e + 1]).
-  std::vector<std::int32_t> elem_index, elem_result;
-  std::vector<std::int32_t> elem_begin{0};
-  std::vector<std::int32_t> elem_values;
-
-  // The global families (domains/globals.hpp), in GlobalFamilies' order.
-  std::array<GlobalTable, num_global_families> global;
+  // The listed families (domains/globals.hpp: element and the global constraints), in
+  // GlobalFamilies' order.
+  std::array<FamilyTable, num_global_families> global;
 
   int num_vars() const { return static_cast<int>(lb.size()); }
   int num_rows() const { return static_cast<int>(rhs.size()); }
   int num_ternary() const { return static_cast<int>(ternary.size()); }
-  int num_elements() const { return static_cast<int>(elem_index.size()); }
-  /// Constraints of every global family.
+  /// Constraints of family F.
+  template <class F>
+  int num_of() const {
+    return global[std::size_t(global_family<F>)].size();
+  }
+  /// Constraints of every listed family.
   int num_globals() const {
     int n = 0;
-    for (const GlobalTable& g : global) n += g.size();
+    for (const FamilyTable& g : global) n += g.size();
     return n;
   }
-  int num_propagators() const { return num_rows() + num_ternary() + num_elements() + num_globals(); }
+  int num_propagators() const { return num_rows() + num_ternary() + num_globals(); }
 
   int add_var(std::int32_t lo, std::int32_t hi) {
     fit_layout();
@@ -128,11 +127,10 @@ struct Program {
     for (const Ternary& t : ternary)
       if (t.op != TernaryOp::add && t.op != TernaryOp::min && t.op != TernaryOp::max && t.op != TernaryOp::le_reif)
         prone[std::size_t(t.x)] = prone[std::size_t(t.y)] = prone[std::size_t(t.z)] = 1;
-    for (const std::int32_t i : elem_index) prone[std::size_t(i)] = 1;
     for_each_global_family([&](auto family, int f) {
-      static_cast<void>(f);  // unread where the family makes no hole
-      if constexpr (decltype(family)::makes_holes)
-        for (const std::int32_t x : global[std::size_t(f)].vars) prone[std::size_t(x)] = 1;
+      const FamilyTable& g = global[std::size_t(f)];
+      for (int c = 0; c < g.size(); ++c)
+        for (int i = 0; i < g.arity(c) && i < decltype(family)::holes_in; ++i) prone[std::size_t(g.var(c, i))] = 1;
     });
     return prone;
   }
@@ -214,28 +212,22 @@ struct Program {
     reif_mode.push_back(static_cast<std::int8_t>(mode));
   }
   void add_ternary(TernaryOp op, int x, int y, int z) { ternary.push_back({op, x, y, z}); }
-  void add_element(int index, int result, const std::vector<std::int32_t>& values) {
-    elem_index.push_back(index);
-    elem_result.push_back(result);
-    elem_values.insert(elem_values.end(), values.begin(), values.end());
-    elem_begin.push_back(static_cast<std::int32_t>(elem_values.size()));
-  }
-
-  /// A constraint of global family F over store variables xs with parameters ps.
-  template <class F>
-  void add_global(const std::vector<int>& xs, const std::vector<std::int64_t>& ps = {}) {
+  /// A constraint of family F over store variables xs with parameters ps.
+  template <class F, class Ps = std::vector<std::int64_t>>
+  void add_global(const std::vector<int>& xs, const Ps& ps = {}) {
     global[global_family<F>].add(xs, ps);
   }
 
   std::size_t store_bytes() const { return lb.size() * 2 * sizeof(std::int32_t) + bits.size() * sizeof(DomainWord); }
   std::size_t propagator_bytes() const {
     return row_begin.size() * 4 + coef.size() * 4 + var.size() * 4 + rhs.size() * 8 + kind.size() +
-           reif_var.size() * 4 + reif_mode.size() + ternary.size() * sizeof(Ternary) + elem_index.size() * 8 +
-           elem_begin.size() * 4 + elem_values.size() * 4 + global_bytes();
+           reif_var.size() * 4 + reif_mode.size() + ternary.size() * sizeof(Ternary) + global_bytes();
   }
   std::size_t global_bytes() const {
     std::size_t b = 0;
-    for (const GlobalTable& g : global) b += g.bytes();
+    for_each_global_family([&](auto family, int f) {
+      b += global[std::size_t(f)].bytes(sizeof(typename decltype(family)::Par));
+    });
     return b;
   }
 };
@@ -323,12 +315,12 @@ inline Wake row_wake(const Program& p, int r) {
   return pair ? Wake::value : Wake::bound;
 }
 
-/// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then elements,
-/// then the global families' constraints in GlobalFamilies' order;
+/// For the event-driven fixpoint: propagators are numbered ternary first, then rows, then the listed
+/// families' constraints in GlobalFamilies' order;
 /// var_props lists, for each variable, the propagators that read it (compressed rows, var_begin).
 /// Each variable's list is ordered by Wake, each part by id: (*var_wake)[2x] is where x's
-/// Wake::bound propagators begin, (*var_wake)[2x + 1] where its Wake::value ones do. Ternary and
-/// element propagators wake on any change; a global family on a bound where its `wakes_on_bounds`.
+/// Wake::bound propagators begin, (*var_wake)[2x + 1] where its Wake::value ones do. Ternary
+/// propagators wake on any change; a listed family's on a bound where its `wakes_on_bounds`.
 inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>& var_begin,
                                      std::vector<std::int32_t>& var_props,
                                      std::vector<std::int32_t>* var_wake = nullptr) {
@@ -351,13 +343,8 @@ inline void propagators_of_variables(const Program& p, std::vector<std::int32_t>
     add(p.reif_var[r], id);
     wake.push_back(row_wake(p, r));
   }
-  for (int e = 0; e < p.num_elements(); ++e, ++id) {
-    add(p.elem_index[e], id);
-    add(p.elem_result[e], id);
-    wake.push_back(Wake::value);
-  }
   for_each_global_family([&](auto family, int f) {
-    const GlobalTable& g = p.global[std::size_t(f)];
+    const FamilyTable& g = p.global[std::size_t(f)];
     for (int c = 0; c < g.size(); ++c, ++id) {
       for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1]; ++k) add(g.vars[std::size_t(k)], id);
       wake.push_back(decltype(family)::wakes_on_bounds ? Wake::bound : Wake::value);
@@ -397,10 +384,9 @@ struct DeviceProgram {
   Kokkos::View<const std::int32_t*, MemorySpace> row_order;
   int num_lane_rows = 0;
   int lane_row_terms = default_lane_row_terms;
-  Elements<MemorySpace> elements;
-  /// The global families, and the id of each one's first constraint (global_first[num_global_families]
-  /// is num_propagators()).
-  GlobalView<MemorySpace> global[num_global_families];
+  /// The listed families (view<f>() is family f's), and the id of each one's first constraint
+  /// (global_first[num_global_families] is num_propagators()).
+  GlobalViews<MemorySpace> global;
   int global_first[num_global_families + 1] = {};
   /// The propagators reading each variable, ordered by Wake (see propagators_of_variables), and where
   /// each variable's Wake::bound and Wake::value parts begin (wake_from).
@@ -410,11 +396,11 @@ struct DeviceProgram {
   /// Throws std::invalid_argument when p's arrays disagree in length (a Program filled by hand).
   explicit DeviceProgram(const Program& p, int lane_row_terms = default_lane_row_terms)
       : num_vars(p.num_vars()), lane_row_terms(lane_row_terms) {
-    const std::size_t r = p.rhs.size(), e = p.elem_index.size();
+    const std::size_t r = p.rhs.size();
     if (p.ub.size() != p.lb.size() || p.row_begin.size() != r + 1 || p.kind.size() != r || p.reif_var.size() != r ||
-        p.reif_mode.size() != r || p.elem_result.size() != e || p.elem_begin.size() != e + 1 ||
+        p.reif_mode.size() != r ||
         p.coef.size() != p.var.size() ||
-        !std::all_of(p.global.begin(), p.global.end(), [](const GlobalTable& g) { return g.consistent(); })) {
+        !std::all_of(p.global.begin(), p.global.end(), [](const FamilyTable& g) { return g.consistent(); })) {
       throw std::invalid_argument("kcp::DeviceProgram: the program's arrays disagree in length");
     }
     using detail::upload;
@@ -438,19 +424,8 @@ struct DeviceProgram {
     rows.reif_mode = upload<std::int8_t, MemorySpace>("kcp::program::reif_mode", p.reif_mode);
     row_order = upload<std::int32_t, MemorySpace>("kcp::program::row_order",
                                                   rows_by_width(p, lane_row_terms, num_lane_rows));
-    elements.index = upload<std::int32_t, MemorySpace>("kcp::program::elem_index", p.elem_index);
-    elements.result = upload<std::int32_t, MemorySpace>("kcp::program::elem_result", p.elem_result);
-    elements.begin = upload<std::int32_t, MemorySpace>("kcp::program::elem_begin", p.elem_begin);
-    elements.values = upload<std::int32_t, MemorySpace>("kcp::program::elem_values", p.elem_values);
-    global_first[0] = static_cast<int>(p.ternary.size() + r + e);
-    for (int f = 0; f < num_global_families; ++f) {
-      const GlobalTable& g = p.global[std::size_t(f)];
-      global[f].var_begin = upload<std::int32_t, MemorySpace>("kcp::program::global_var_begin", g.var_begin);
-      global[f].vars = upload<std::int32_t, MemorySpace>("kcp::program::global_vars", g.vars);
-      global[f].par_begin = upload<std::int32_t, MemorySpace>("kcp::program::global_par_begin", g.par_begin);
-      global[f].pars = upload<std::int64_t, MemorySpace>("kcp::program::global_pars", g.pars);
-      global_first[f + 1] = global_first[f] + g.size();
-    }
+    global_first[0] = static_cast<int>(p.ternary.size() + r);
+    upload_families(p, std::make_integer_sequence<int, num_global_families>{});
     std::vector<std::int32_t> begin, props, wake;
     propagators_of_variables(p, begin, props, &wake);
     var_begin = upload<std::int32_t, MemorySpace>("kcp::program::var_begin", begin);
@@ -478,16 +453,7 @@ struct DeviceProgram {
     rows.reif_var = copy_to<MemorySpace>(o.rows.reif_var);
     rows.reif_mode = copy_to<MemorySpace>(o.rows.reif_mode);
     row_order = copy_to<MemorySpace>(o.row_order);
-    elements.index = copy_to<MemorySpace>(o.elements.index);
-    elements.result = copy_to<MemorySpace>(o.elements.result);
-    elements.begin = copy_to<MemorySpace>(o.elements.begin);
-    elements.values = copy_to<MemorySpace>(o.elements.values);
-    for (int f = 0; f < num_global_families; ++f) {
-      global[f].var_begin = copy_to<MemorySpace>(o.global[f].var_begin);
-      global[f].vars = copy_to<MemorySpace>(o.global[f].vars);
-      global[f].par_begin = copy_to<MemorySpace>(o.global[f].par_begin);
-      global[f].pars = copy_to<MemorySpace>(o.global[f].pars);
-    }
+    copy_families(o, std::make_integer_sequence<int, num_global_families>{});
     for (int f = 0; f <= num_global_families; ++f) global_first[f] = o.global_first[f];
     var_begin = copy_to<MemorySpace>(o.var_begin);
     var_props = copy_to<MemorySpace>(o.var_props);
@@ -506,10 +472,18 @@ struct DeviceProgram {
     return StoreRef<Concurrent, Holes>(lb, ub, bits, layout());
   }
 
+  /// The first id of a family that runs on a vector group (Placement::group); the lane families'
+  /// ids are [global_first[0], group_first()).
+  KOKKOS_INLINE_FUNCTION int group_first() const { return global_first[num_lane_families]; }
+  /// Constraints of the lane families.
+  KOKKOS_INLINE_FUNCTION int num_lane_globals() const { return group_first() - global_first[0]; }
+  /// Constraints of the group families.
+  KOKKOS_INLINE_FUNCTION int num_group_globals() const { return global_first[num_global_families] - group_first(); }
+
   /// Whether propagator `id` (numbered as in propagators_of_variables) runs on a vector group: a row
-  /// too long for a lane, or a global constraint.
+  /// too long for a lane, or a group family's constraint.
   KOKKOS_INLINE_FUNCTION bool runs_on_group(int id) const {
-    if (id >= global_first[0]) return true;
+    if (id >= group_first()) return true;
     const int r = id - num_ternary();
     return r >= 0 && r < rows.size() && rows.row_begin(r + 1) - rows.row_begin(r) > lane_row_terms;
   }
@@ -522,13 +496,68 @@ struct DeviceProgram {
   }
   KOKKOS_INLINE_FUNCTION int num_globals() const { return global_first[num_global_families] - global_first[0]; }
 
-  /// Runs global constraint `id` (a propagator id at or past global_first[0]) once.
-  template <class Lanes, class Store>
-  KOKKOS_INLINE_FUNCTION int propagate_global_id(const Lanes& lanes, int id, const Store& s) const {
+  /// The family of listed constraint `id` (a propagator id at or past global_first[0]).
+  KOKKOS_INLINE_FUNCTION int family_of(int id) const {
     int f = 0;
     while (f + 1 < num_global_families && id >= global_first[f + 1]) ++f;
-    return propagate_global(lanes, f, global[f], id - global_first[f], s);
+    return f;
   }
+  /// Runs listed constraint `id` (a propagator id at or past global_first[0]) once: a lane family's
+  /// inlined, a group family's through propagate_group_family.
+  template <class Lanes, class Store>
+  KOKKOS_INLINE_FUNCTION int propagate_global_id(const Lanes& lanes, int id, const Store& s) const {
+    const int f = family_of(id);
+    return f < num_lane_families ? propagate_lane_family(lanes, f, global, id - global_first[f], s)
+                                 : propagate_group_family(lanes, f, global, id - global_first[f], s);
+  }
+  /// Runs group family constraint `id` (at or past group_first()) once.
+  template <class Lanes, class Store>
+  KOKKOS_INLINE_FUNCTION int propagate_group_id(const Lanes& lanes, int id, const Store& s) const {
+    const int f = family_of(id);
+    return propagate_group_family(lanes, f, global, id - global_first[f], s);
+  }
+  /// Runs lane family constraint `id` (in [global_first[0], group_first())) once, inlined.
+  template <class Lanes, class Store>
+  KOKKOS_INLINE_FUNCTION int propagate_lane_id(const Lanes& lanes, int id, const Store& s) const {
+    const int f = family_of(id);
+    return propagate_lane_family(lanes, f, global, id - global_first[f], s);
+  }
+
+ private:
+  template <int... F>
+  void upload_families(const Program& p, std::integer_sequence<int, F...>) {
+    (upload_family<F>(p), ...);
+  }
+  template <int F>
+  void upload_family(const Program& p) {
+    using detail::upload;
+    using Par = std::remove_const_t<typename decltype(global.template view<F>().pars)::value_type>;
+    const FamilyTable& g = p.global[std::size_t(F)];
+    auto& v = global.template view<F>();
+    v.var_begin = upload<std::int32_t, MemorySpace>("kcp::program::family_var_begin", g.var_begin);
+    v.vars = upload<std::int32_t, MemorySpace>("kcp::program::family_vars", g.vars);
+    v.par_begin = upload<std::int32_t, MemorySpace>("kcp::program::family_par_begin", g.par_begin);
+    std::vector<Par> pars;
+    pars.reserve(g.pars.size());
+    for (const std::int64_t x : g.pars) {
+      if (x < std::numeric_limits<Par>::min() || x > std::numeric_limits<Par>::max())
+        throw std::invalid_argument("kcp::DeviceProgram: a parameter does not fit its family's type");
+      pars.push_back(static_cast<Par>(x));
+    }
+    v.pars = upload<Par, MemorySpace>("kcp::program::family_pars", pars);
+    global_first[F + 1] = global_first[F] + g.size();
+  }
+  template <class OtherSpace, int... F>
+  void copy_families(const DeviceProgram<OtherSpace>& o, std::integer_sequence<int, F...>) {
+    using detail::copy_to;
+    ((global.template view<F>().var_begin = copy_to<MemorySpace>(o.global.template view<F>().var_begin),
+      global.template view<F>().vars = copy_to<MemorySpace>(o.global.template view<F>().vars),
+      global.template view<F>().par_begin = copy_to<MemorySpace>(o.global.template view<F>().par_begin),
+      global.template view<F>().pars = copy_to<MemorySpace>(o.global.template view<F>().pars)),
+     ...);
+  }
+
+ public:
 
   KOKKOS_INLINE_FUNCTION int num_ternary() const { return static_cast<int>(ternary.extent(0)); }
 };

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "domains/arithmetic.hpp"
+#include "domains/family.hpp"
 #include "domains/lanes.hpp"
 #include "domains/store.hpp"
 
@@ -146,5 +147,18 @@ KOKKOS_INLINE_FUNCTION int propagate_table(const Lanes& lanes, const G& g, int c
   }
   return st;
 }
+
+/// table(x, T) (builtins kcp_table_int, kcp_table_bool; kcp's mznlib also builds regular from it):
+/// variables x_1..x_k; parameters the rows of T, row-major.
+struct Table : FamilyDefaults {
+  static constexpr const char* name = "table";
+  static constexpr const char* statistic = "tablePropagators";
+  static constexpr int holes_in = every_var;
+  static constexpr bool wakes_on_bounds = false;  // the rows' support reads every value
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_table(lanes, g, c, s);
+  }
+};
 
 }  // namespace kcp

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "domains/arithmetic.hpp"
+#include "domains/family.hpp"
 #include "domains/lanes.hpp"
 #include "domains/store.hpp"
 
@@ -68,5 +69,18 @@ KOKKOS_INLINE_FUNCTION int propagate_var_element(const Lanes& lanes, const G& g,
     return s.contains(idx, lo + j) && !supported(j) ? s.remove(idx, lo + j) : int(prop_unchanged);
   });
 }
+
+/// result = x[index] (builtins array_var_int_element, array_var_bool_element): variables index,
+/// result, x_1..x_n; no parameters.
+struct VarElement : FamilyDefaults {
+  static constexpr const char* name = "var_element";
+  static constexpr const char* statistic = "varElementPropagators";
+  static constexpr int holes_in = every_var;  // the index's unsupported positions, values of result and x_i
+  static constexpr bool wakes_on_bounds = false;  // the index reads the array's values
+  template <class Lanes, class G, class Store>
+  static KOKKOS_INLINE_FUNCTION int propagate(const Lanes& lanes, const G& g, int c, const Store& s) {
+    return propagate_var_element(lanes, g, c, s);
+  }
+};
 
 }  // namespace kcp

@@ -105,52 +105,34 @@ void ExplainingSearch::Impl::load_scratch(const std::vector<Literal>& cand, cons
   }
 }
 
-bool ExplainingSearch::Impl::cumulative_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep) {
-  constexpr int f = global_family<Cumulative>;
-  if (q < dp.global_first[f] || q >= dp.global_first[f + 1]) return false;
-  const int c = q - dp.global_first[f];
-  const CumulativeRef<GlobalView<Kokkos::HostSpace>> t{dp.global[f], c, dp.global[f].arity(c)};
+bool ExplainingSearch::Impl::family_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep) {
+  if (q < dp.global_first[0]) return false;
   for (const Literal& l : targets)
     if (l.var() != targets[0].var()) return false;
+  const int f = dp.family_of(q), c = q - dp.global_first[f];
   const Store x = scratch();
   std::fill(keep.begin(), keep.end(), 1);
   load_scratch(cand, keep);
-  // reasons[k]: the tasks whose parts task k's sweeps met; narrowed[k]: task k changed (order: at k).
-  const auto n = std::size_t(t.n);
-  std::vector<std::vector<int>> reasons(n);
-  std::vector<char> narrowed(n, 0);
-  int culprit = -1;
-  for (int k = 0; k < t.n && culprit < 0; ++k) {
-    const int y = t.start(k);
-    const int status = cumulative_task(t, k, x, [&](int j) { reasons[std::size_t(k)].push_back(j); });
-    if (status & prop_failed) culprit = k;
-    else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
-    if (culprit < 0 && !targets.empty() && y == targets[0].var() &&
-        std::all_of(targets.begin(), targets.end(), [&](const Literal& l) { return literal_state(x, l) > 0; }))
-      culprit = k;
-  }
+  const int target = targets.empty() ? -1 : targets[0].var();
+  const auto reached = [&]() {
+    return std::all_of(targets.begin(), targets.end(), [&](const Literal& l) { return literal_state(x, l) > 0; });
+  };
+  // in[j]: the constraint's j-th variable is a reason (the family's own hook, FamilyDefaults::reasons).
+  std::vector<char> in;
+  bool found = false;
+  for_each_family_view(dp.global, [&](auto family, const auto& view, int g) {
+    if (g == f) found = decltype(family)::reasons(view, c, x, target, reached, in);
+  });
   reset_scope(q);
-  if (culprit < 0) return false;
-  // The culprit, its reasons, and theirs for the reasons narrowed before it in the run.
-  std::vector<char> in(n, 0);
-  std::vector<int> todo{culprit};
-  in[std::size_t(culprit)] = 1;
-  while (!todo.empty()) {
-    const int k = todo.back();
-    todo.pop_back();
-    for (const int j : reasons[std::size_t(k)]) {
-      if (in[std::size_t(j)]) continue;
-      in[std::size_t(j)] = 1;
-      if (narrowed[std::size_t(j)] && j < k) todo.push_back(j);
-    }
-  }
-  // Group g holds the literals of the scope's g-th variable (the scope in increasing variable order).
+  if (!found) return false;
+  // Group k holds the literals of the scope's k-th variable (the scope in increasing variable order).
   const auto first = scope_vars.begin() + scope_begin[std::size_t(q)], last = scope_vars.begin() + scope_begin[std::size_t(q) + 1];
+  const FamilyTable& t = prog.global[std::size_t(f)];
   std::fill(keep.begin(), keep.end(), 0);
-  for (std::size_t j = 0; j < n; ++j) {
+  for (std::size_t j = 0; j < in.size(); ++j) {
     if (!in[j]) continue;
-    const auto g = std::size_t(std::lower_bound(first, last, t.start(int(j))) - first);
-    for (int k = group[g]; k < group[g + 1]; ++k) keep[std::size_t(k)] = 1;
+    const auto k = std::size_t(std::lower_bound(first, last, t.var(c, int(j))) - first);
+    for (int i = group[k]; i < group[k + 1]; ++i) keep[std::size_t(i)] = 1;
   }
   return true;
 }
@@ -167,7 +149,7 @@ std::vector<Literal> ExplainingSearch::Impl::explain_box(int q, int from, const 
   if (cand.empty() || int(cand.size()) > opt.max_minimise_literals) return cand;
   std::vector<char> keep(cand.size(), 1);
   // A family's own reasons first, checked by one run (else the generic minimisation from the box).
-  if (cumulative_keep(q, cand, group, targets, keep)) {
+  if (family_keep(q, cand, group, targets, keep)) {
     if (derives(q, cand, keep, targets)) {
       ++st.family_explanations;
       std::vector<Literal> out;

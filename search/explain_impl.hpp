@@ -232,12 +232,12 @@ struct ExplainingSearch::Impl {
     for (int w = 0; w < words_of[ys]; ++w) xbits[std::size_t(prog.bits_at[ys] + w)] = r0bits[std::size_t(prog.bits_at[ys] + w)];
   }
 
-  /// A cumulative's change or failure (cand: its box): the run replayed on the box task by task as
-  /// domains/cumulative.hpp's cumulative_task does, noting which tasks' compulsory parts each sweep
-  /// met (its reasons); the explanation keeps the box literals of the task that made the target (or
-  /// failed) and of its reasons, and of theirs when narrowed earlier in the run. False when the replay
-  /// does not reach the target (another kind of target), leaving `keep` to the generic minimisation.
-  bool cumulative_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep);
+  /// A listed family's own reasons for propagator q's change or failure (cand: its box, targets all on
+  /// one variable): the family's `reasons` hook (domains/family.hpp; cumulative replays its run task by
+  /// task) marks the constraint's variables that suffice, and `keep` keeps their box literals. False
+  /// when the family has no hook or it does not reach the target, leaving `keep` to the generic
+  /// minimisation.
+  bool family_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep);
 
   /// Why propagator q, run at trail position `from`, derived `targets` (none: failed): its box, minimised.
   std::vector<Literal> explain_box(int q, int from, const std::vector<Literal>& targets);

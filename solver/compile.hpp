@@ -70,12 +70,11 @@ struct ProgramSize {
   int variables = 0;
   int rows = 0;
   int ternaries = 0;
-  int elements = 0;
-  int globals = 0;  ///< constraints of every global family
+  int globals = 0;  ///< constraints of every listed family (element and the global constraints)
 
-  int propagators() const { return rows + ternaries + elements + globals; }
+  int propagators() const { return rows + ternaries + globals; }
   static ProgramSize of(const Program& p) {
-    return {p.num_vars(), p.num_rows(), p.num_ternary(), p.num_elements(), p.num_globals()};
+    return {p.num_vars(), p.num_rows(), p.num_ternary(), p.num_globals()};
   }
 };
 

@@ -168,6 +168,7 @@ void add_store_options(CLI::App& app, Options& o) {
     std::string list, host_decomposed, gpu_decomposed;
     auto join = [](std::string& to, const char* name) { to += (to.empty() ? "" : ", ") + std::string(name); };
     for_each_global_family([&](auto family, int) {
+      if (!family.decomposable) return;  // always native (element): no choice to make
       names.push_back(family.name);
       join(list, family.name);
       if (!family.native_on_host) join(host_decomposed, family.name);

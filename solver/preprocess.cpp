@@ -133,18 +133,15 @@ class Simplifier {
       if (failed_) break;
       ternary(t);
     }
-    for (int e = 0; e < p_.num_elements() && !failed_; ++e) element(e);
-    // Global constraints stay as they are, but for those whose variables are all fixed: the root
-    // fixpoint has checked them.
-    for (std::size_t f = 0; f < p_.global.size(); ++f) {
-      const GlobalTable& g = p_.global[f];
-      for (int c = 0; c < g.size(); ++c) {
-        bool all_fixed = true;
-        for (int k = g.var_begin[std::size_t(c)]; k < g.var_begin[std::size_t(c) + 1] && all_fixed; ++k)
-          all_fixed = fixed(g.vars[std::size_t(k)]);
-        if (!all_fixed) q_.global[f].append(g, c);
-      }
-    }
+    // The listed families' constraints stay as they are, but for those their family finds entailed
+    // (by default: every variable fixed; the root fixpoint has checked them).
+    if (!failed_)
+      for_each_global_family([&](auto family, int f) {
+        const FamilyTable& g = p_.global[std::size_t(f)];
+        const StoreRef<false> s = p_.store();
+        for (int c = 0; c < g.size(); ++c)
+          if (!decltype(family)::entailed(g, c, s)) q_.global[std::size_t(f)].append(g, c);
+      });
     q_.lb = p_.lb;
     q_.ub = p_.ub;
     q_.bits_at = p_.bits_at;
@@ -351,30 +348,6 @@ class Simplifier {
     q_.ternary.push_back(t);
   }
 
-  void element(int e) {
-    const auto ei = static_cast<std::size_t>(e);
-    const int index = p_.elem_index[ei], result = p_.elem_result[ei];
-    const auto begin = static_cast<std::size_t>(p_.elem_begin[ei]);
-    const auto n = static_cast<std::int64_t>(p_.elem_begin[ei + 1]) - static_cast<std::int64_t>(begin);
-    narrow(index, 1, n);
-    if (failed_) return;
-    const std::int64_t first = lb(index), last = ub(index);
-    // The result lies within the values the index can still reach.
-    std::int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (std::int64_t i = first; i <= last; ++i) {
-      const std::int64_t v = p_.elem_values[begin + static_cast<std::size_t>(i - 1)];
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    narrow(result, lo, hi);
-    if (failed_) return;
-    if (fixed(index) || (fixed(result) && lo == hi)) return;  // entailed: the result is the one value
-    q_.add_element(index, result,
-                   std::vector<std::int32_t>(
-                       p_.elem_values.begin() + static_cast<std::ptrdiff_t>(begin),
-                       p_.elem_values.begin() + static_cast<std::ptrdiff_t>(begin) + static_cast<std::ptrdiff_t>(n)));
-  }
-
   Program& p_;
   Program q_;
   bool failed_ = false;
@@ -398,9 +371,7 @@ void compact(Compiled& cc) {
     used[static_cast<std::size_t>(t.y)] = 1;
     used[static_cast<std::size_t>(t.z)] = 1;
   }
-  for (const int x : p.elem_index) used[static_cast<std::size_t>(x)] = 1;
-  for (const int x : p.elem_result) used[static_cast<std::size_t>(x)] = 1;
-  for (const GlobalTable& g : p.global)
+  for (const FamilyTable& g : p.global)
     for (const int x : g.vars) used[static_cast<std::size_t>(x)] = 1;
 
   std::vector<int> canonical(static_cast<std::size_t>(n));
@@ -457,14 +428,8 @@ void compact(Compiled& cc) {
     t.y = map(t.y);
     t.z = map(t.z);
   }
-  q.elem_index = std::move(p.elem_index);
-  for (int& x : q.elem_index) x = map(x);
-  q.elem_result = std::move(p.elem_result);
-  for (int& x : q.elem_result) x = map(x);
-  q.elem_begin = std::move(p.elem_begin);
-  q.elem_values = std::move(p.elem_values);
   q.global = std::move(p.global);
-  for (GlobalTable& g : q.global)
+  for (FamilyTable& g : q.global)
     for (std::int32_t& x : g.vars) x = map(x);
   for (StoreRefTerm& m : cc.model_vars)
     if (!m.is_constant) m.var = id[static_cast<std::size_t>(m.var)];

@@ -59,7 +59,6 @@ std::vector<Statistic> build_table() {
   row("propagators", "", always, [](const In& in) { return num(in.compiled.program.num_propagators()); });
   row("linearRows", "", always, [](const In& in) { return num(in.compiled.program.num_rows()); });
   row("ternaryPropagators", "", always, [](const In& in) { return num(in.compiled.program.num_ternary()); });
-  row("elementPropagators", "", always, [](const In& in) { return num(in.compiled.program.num_elements()); });
   for_each_global_family([&](auto family, int f) {
     row(family.statistic, "", always, [f](const In& in) { return num(std::int64_t(in.compiled.program.global[std::size_t(f)].size())); });
   });

@@ -75,7 +75,7 @@ inline Program random_network(std::mt19937& rng, int n, int rows, int ternaries,
     for (auto& v : values) v = value(rng);
     const int index = rng() % 4 != 0 ? p.add_var(0, static_cast<std::int32_t>(values.size()) + 1) : any_var();
     const int result = rng() % 2 ? p.add_var(-dom, dom) : any_var();
-    p.add_element(index, result, values);
+    p.add_global<Element>({index, result}, values);
   }
   return p;
 }

@@ -38,11 +38,7 @@ inline std::vector<std::int32_t> occurrences(const Program& p) {
     ++occ[t.y];
     if (t.z != t.y) ++occ[t.z];
   }
-  for (int e = 0; e < p.num_elements(); ++e) {
-    ++occ[p.elem_index[e]];
-    ++occ[p.elem_result[e]];
-  }
-  for (const GlobalTable& g : p.global)
+  for (const FamilyTable& g : p.global)
     for (const int x : g.vars) ++occ[x];
   return occ;
 }

@@ -217,7 +217,7 @@ void Compiler::element(const Constraint& c) {
       stored[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(v);
     }
   }
-  program().add_element(index.var, result.var, stored);
+  program().add_global<Element>({index.var, result.var}, stored);
 }
 
 /// array_var_int_element / array_var_bool_element: result = xs[index] over an array of variables. Native
@@ -507,7 +507,7 @@ void Compiler::table(const Constraint& c) {
   for (std::size_t i = 0; i < k; ++i) {
     std::vector<std::int32_t> column;
     for (std::int64_t r = 0; r < m; ++r) column.push_back(static_cast<std::int32_t>(rows[std::size_t(r) * k + i]));
-    program().add_element(index, vars[i], column);
+    program().add_global<Element>({index, vars[i]}, column);
   }
 }
 

@@ -35,7 +35,7 @@ void check_element(const std::vector<std::int32_t>& values, const DeviceProgram<
                    std::vector<std::int32_t> lb, std::vector<std::int32_t> ub, int& failed, int& narrowed) {
   const std::vector<std::int32_t> lb0 = lb, ub0 = ub;
   const auto s = StoreRef<false>::bounds_only(lb.data(), ub.data(), 2);
-  const int st = propagate_element(SerialLanes{}, dp.elements, 0, s);
+  const int st = propagate_element(SerialLanes{}, dp.global.view<global_family<Element>>(), 0, s);
   const bool fail = (st & prop_failed) != 0;
   ASSERT_TRUE(test::check_propagation(element_solutions(values, lb0, ub0), fail, lb, ub, test::Promise::bounds))
       << test::show_domains(lb0, ub0) << "over " << values.size() << " values";
@@ -43,7 +43,7 @@ void check_element(const std::vector<std::int32_t>& values, const DeviceProgram<
     ++failed;
     return;
   }
-  ASSERT_EQ(propagate_element(SerialLanes{}, dp.elements, 0, s), prop_unchanged) << "not idempotent";
+  ASSERT_EQ(propagate_element(SerialLanes{}, dp.global.view<global_family<Element>>(), 0, s), prop_unchanged) << "not idempotent";
   narrowed += lb != lb0 || ub != ub0;
 }
 
@@ -58,7 +58,7 @@ TEST(ElementBruteForce, EverySmallDomainIsBoundsConsistentAndIdempotent) {
     Program p;
     p.add_var(0, 0);
     p.add_var(0, 0);
-    p.add_element(0, 1, values);
+    p.add_global<Element>({0, 1}, values);
     const DeviceProgram<Kokkos::HostSpace> dp(p);
     for (const auto& [il, iu] : test::sub_ranges(-1, n + 2))
       for (const auto& [rl, ru] : test::sub_ranges(-3, 3)) {
@@ -76,7 +76,7 @@ TEST(ElementBruteForce, LargeValuesAndIndexRangesNeverWrap) {
   Program p;
   p.add_var(0, 0);
   p.add_var(0, 0);
-  p.add_element(0, 1, values);
+  p.add_global<Element>({0, 1}, values);
   const DeviceProgram<Kokkos::HostSpace> dp(p);
   const std::vector<std::pair<std::int32_t, std::int32_t>> indices = {
       {bound_min, bound_max}, {bound_min, 0}, {7, bound_max}, {2, 5}, {0, 1}, {6, 6}};
@@ -96,7 +96,7 @@ TEST(ElementBruteForce, AnEmptyArrayFails) {
   Program p;
   p.add_var(-5, 5);
   p.add_var(-5, 5);
-  p.add_element(0, 1, {});
+  p.add_global<Element>({0, 1}, {});
   EXPECT_TRUE(test::serial_fixpoint_on(p).failed);
 }
 
@@ -113,7 +113,7 @@ Program random_elements(std::mt19937& rng, int vars, int elements) {
     for (auto& v : values) v = value(rng);
     int index = var(rng), result = var(rng);
     while (result == index) result = var(rng);
-    p.add_element(index, result, values);
+    p.add_global<Element>({index, result}, values);
   }
   return p;
 }

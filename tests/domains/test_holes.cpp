@@ -928,7 +928,7 @@ std::pair<Case, std::vector<std::int32_t>> element_case(std::mt19937& rng) {
   const int index = add_holey_range(c.p, rng, lo, lo + span - 1);
   const auto [least, most] = std::minmax_element(values.begin(), values.end());
   const int result = rng() % 2 ? add_holey_var(c.p, rng) : add_holey_range(c.p, rng, *least, *most);
-  c.p.add_element(index, result, values);
+  c.p.add_global<Element>({index, result}, values);
   c.holds = [values](const Assignment& v) {
     return v[0] >= 1 && v[0] <= static_cast<std::int64_t>(values.size()) && values[v[0] - 1] == v[1];
   };
@@ -986,7 +986,7 @@ TEST(HoleElement, TheIndexLosesEveryUnsupportedPositionAndTheResultMovesPastHole
   const int result = p.add_var(3, 9);
   p.give_bits(result);
   p.store().remove_range(result, 4, 8);  // {3, 9}
-  p.add_element(index, result, {3, 7, 3, 9, 3});
+  p.add_global<Element>({index, result}, {3, 7, 3, 9, 3});
   const auto out = test::serial_fixpoint_on(p);
   ASSERT_FALSE(out.failed);
   EXPECT_EQ(out.domain(p, index), (Values{1, 3, 4, 5}));
@@ -1068,7 +1068,7 @@ TYPED_TEST(HoleFamiliesOnBackend, PromisedRemovalsHappenOnTheTeamToo) {
   p.store().remove_range(result, 4, 8);
   p.add_row(LinearKind::ne, {1, -1}, {x, y}, 2);  // x != 5
   p.add_ternary(TernaryOp::eq_reif, b, w, z);     // w != 4
-  p.add_element(index, result, {3, 7, 3, 9, 3});  // index != 2
+  p.add_global<Element>({index, result}, {3, 7, 3, 9, 3});  // index != 2
   const auto out = test::team_fixpoint_on<TypeParam>(p);
   ASSERT_FALSE(out.failed);
   EXPECT_EQ(out.domain(p, x), (Values{0, 1, 2, 3, 4, 6, 7, 8, 9}));
@@ -1407,7 +1407,7 @@ Program random_element_network(std::mt19937& rng, int vars, int elements) {
     const int index = uniform(rng, 0, vars - 1);
     int result = uniform(rng, 0, vars - 1);
     while (vars > 1 && result == index) result = uniform(rng, 0, vars - 1);
-    p.add_element(index, result, values);
+    p.add_global<Element>({index, result}, values);
   }
   return p;
 }
@@ -1438,7 +1438,7 @@ TYPED_TEST(HoleFixpointOnBackend, ARemovalInsideIsAnEventForTheQueueFixpoint) {
   const int index = p.add_var(1, 5), result = p.add_var(0, 10);
   p.give_bits(index);
   p.give_bits(result);
-  p.add_element(index, result, {5, 1, 5, 5, 9});
+  p.add_global<Element>({index, result}, {5, 1, 5, 5, 9});
   const auto root = test::serial_fixpoint_on(p);
   ASSERT_FALSE(root.failed);
   ASSERT_EQ(root.lb[result], 1);

@@ -90,22 +90,14 @@ bool ternary_holds(const Ternary& t, const std::vector<std::int64_t>& v) {
   return false;
 }
 
-bool element_holds(const Program& p, int e, const std::vector<std::int64_t>& v) {
-  const auto ei = static_cast<std::size_t>(e);
-  const std::int64_t index = v[static_cast<std::size_t>(p.elem_index[ei])];
-  const std::int64_t n = p.elem_begin[ei + 1] - p.elem_begin[ei];
-  if (index < 1 || index > n) return false;
-  return v[static_cast<std::size_t>(p.elem_result[ei])] ==
-         p.elem_values[static_cast<std::size_t>(p.elem_begin[ei] + index - 1)];
-}
-
-/// Global constraint c of family f (domains/globals.hpp: cumulative, all_different) by definition.
+/// Constraint c of listed family f (domains/globals.hpp) by definition.
 bool global_holds(const Program& p, int f, int c, const std::vector<std::int64_t>& v) {
-  const GlobalTable& g = p.global[static_cast<std::size_t>(f)];
+  const FamilyTable& g = p.global[static_cast<std::size_t>(f)];
   const auto ci = static_cast<std::size_t>(c);
   std::vector<std::int64_t> xs, ps(g.pars.begin() + g.par_begin[ci], g.pars.begin() + g.par_begin[ci + 1]);
   for (int k = g.var_begin[ci]; k < g.var_begin[ci + 1]; ++k) xs.push_back(v[static_cast<std::size_t>(g.vars[static_cast<std::size_t>(k)])]);
   const std::size_t n = xs.size();
+  if (f == global_family<Element>) return xs[0] >= 1 && xs[0] <= std::int64_t(ps.size()) && xs[1] == ps[std::size_t(xs[0] - 1)];
   if (f == global_family<AllDifferent>) return std::set<std::int64_t>(xs.begin(), xs.end()).size() == n;
   if (f == global_family<Table>) {
     for (std::size_t r = 0; r + n <= ps.size(); r += n)
@@ -164,11 +156,8 @@ class Enumerator {
       const Ternary& tt = p_.ternary[static_cast<std::size_t>(t)];
       at({tt.x, tt.y, tt.z}, p_.num_rows() + t);
     }
-    for (int e = 0; e < p_.num_elements(); ++e)
-      at({p_.elem_index[static_cast<std::size_t>(e)], p_.elem_result[static_cast<std::size_t>(e)]},
-         p_.num_rows() + p_.num_ternary() + e);
-    int id = p_.num_rows() + p_.num_ternary() + p_.num_elements();
-    for (const GlobalTable& g : p_.global)
+    int id = p_.num_rows() + p_.num_ternary();
+    for (const FamilyTable& g : p_.global)
       for (int c = 0; c < g.size(); ++c, ++id) {
         int depth = -1;
         for (int k = g.var_begin[static_cast<std::size_t>(c)]; k < g.var_begin[static_cast<std::size_t>(c) + 1]; ++k)
@@ -197,8 +186,6 @@ class Enumerator {
     id -= p_.num_rows();
     if (id < p_.num_ternary()) return ternary_holds(p_.ternary[static_cast<std::size_t>(id)], value_);
     id -= p_.num_ternary();
-    if (id < p_.num_elements()) return element_holds(p_, id, value_);
-    id -= p_.num_elements();
     for (int f = 0; f < num_global_families; ++f) {
       const int size = p_.global[static_cast<std::size_t>(f)].size();
       if (id < size) return global_holds(p_, f, id, value_);

@@ -82,7 +82,7 @@ std::string instance_name(const fs::path& file) {
 
 std::string size_text(const ProgramSize& s) {
   return std::to_string(s.variables) + " vars, " + std::to_string(s.rows) + " rows, " + std::to_string(s.ternaries) +
-         " ternaries, " + std::to_string(s.elements) + " elements";
+         " ternaries, " + std::to_string(s.globals) + " listed";
 }
 
 TEST(RootFixpoint, EveryBenchmarkCompilesAndSurvivesItsRootFixpoint) {

@@ -42,15 +42,18 @@
 
 namespace kcp {
 
-/// Parameters of cumulative c in a GlobalView: the capacity, then the durations, then the uses.
+/// Parameters of cumulative c in a FamilyView: the capacity, then the durations, then the uses. Where c's
+/// variables and parameters begin is read once (vb, pb): the edge-finding loops read starts and
+/// durations O(n^2) times a lane.
 template <class G>
 struct CumulativeRef {
   const G& g;
   int c, n;
-  KOKKOS_INLINE_FUNCTION int start(int i) const { return g.var(c, i); }
-  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return g.par(c, 0); }
-  KOKKOS_INLINE_FUNCTION std::int64_t duration(int i) const { return g.par(c, 1 + i); }
-  KOKKOS_INLINE_FUNCTION std::int64_t use(int i) const { return g.par(c, 1 + n + i); }
+  int vb = g.var_begin(c), pb = g.par_begin(c);
+  KOKKOS_INLINE_FUNCTION int start(int i) const { return g.vars(vb + i); }
+  KOKKOS_INLINE_FUNCTION std::int64_t capacity() const { return g.pars(pb); }
+  KOKKOS_INLINE_FUNCTION std::int64_t duration(int i) const { return g.pars(pb + 1 + i); }
+  KOKKOS_INLINE_FUNCTION std::int64_t use(int i) const { return g.pars(pb + 1 + n + i); }
 };
 
 /// Task i's view of the others' compulsory parts: task j's part is [latest(j), earliest_end(j)) (its
@@ -146,7 +149,8 @@ struct DisjunctiveTasks {
   KOKKOS_INLINE_FUNCTION std::int64_t lct(int j) const { return std::int64_t(s.max(t.start(j))) + t.duration(j); }
   KOKKOS_INLINE_FUNCTION bool inside(int j, std::int64_t a, std::int64_t b) const { return est(j) >= a && lct(j) <= b; }
   /// Whether edge finding runs: every task disjunctive (a machine: a job shop's, an open shop's), 2 to
-  /// edge_finding_max_tasks of them. Where only some are (an RCPSP's resources) it found little and
+  /// edge_finding_max_tasks of them; the helpers below and the edge functions take every task as
+  /// disjunctive, and their callers check this first. Where only some are (an RCPSP's resources) it found little and
   /// cost up to 2.6x the time to the proof on the dev set's J30 instances (perf/NOTES.md entry 58).
   KOKKOS_INLINE_FUNCTION bool applies() const {
     if (t.n < 2 || t.n > edge_finding_max_tasks) return false;
@@ -154,13 +158,30 @@ struct DisjunctiveTasks {
       if (!in(j)) return false;
     return true;
   }
+  /// The total duration of the disjunctive tasks other than `but` that start at a or later (est >= a): a
+  /// bound on every task interval's total from a. An interval [a, b] with this bound + d <= b - a can
+  /// neither overload nor move a task of duration d by the rules below (both need a + p + d > b), so
+  /// the loops skip it without summing it.
+  KOKKOS_INLINE_FUNCTION std::int64_t total_from(int but, std::int64_t a) const {
+    std::int64_t p = 0;
+    for (int j = 0; j < t.n; ++j)
+      if (j != but && est(j) >= a) p += t.duration(j);
+    return p;
+  }
+  /// The longest duration of a disjunctive task.
+  KOKKOS_INLINE_FUNCTION std::int64_t longest() const {
+    std::int64_t d = 0;
+    for (int j = 0; j < t.n; ++j)
+      if (t.duration(j) > d) d = t.duration(j);
+    return d;
+  }
   /// The total duration of the disjunctive tasks other than `but` inside [a, b] (est >= a, lct <= b);
   /// each goes to seen(j) when `report`.
   template <class Seen>
   KOKKOS_INLINE_FUNCTION std::int64_t total(int but, std::int64_t a, std::int64_t b, bool report, const Seen& seen) const {
     std::int64_t p = 0;
     for (int j = 0; j < t.n; ++j)
-      if (j != but && in(j) && inside(j, a, b)) {
+      if (j != but && inside(j, a, b)) {
         p += t.duration(j);
         if (report) seen(j);
       }
@@ -188,14 +209,13 @@ struct DisjunctiveTasks {
 template <class G, class Store, class Seen>
 KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen) {
   const DisjunctiveTasks<G, Store> D{t, s};
-  if (!D.in(i)) return prop_unchanged;
   const std::int64_t d = t.duration(i);
   std::int64_t new_est = D.est(i), new_lst = D.lct(i) - d, ea = 0, eb = 0, la = 0, lb = 0;
   for (int k = 0; k < t.n; ++k) {
-    if (!D.in(k)) continue;
+    const std::int64_t a = D.est(k), bound = D.total_from(i, a);
     for (int m = 0; m < t.n; ++m) {
-      const std::int64_t a = D.est(k), b = D.lct(m);
-      if (!D.in(m) || b <= a) continue;
+      const std::int64_t b = D.lct(m);
+      if (b <= a || bound + d <= b - a) continue;
       const std::int64_t p = D.total(i, a, b, false, seen);
       if (p == 0) continue;
       if (p > b - a) {
@@ -228,18 +248,18 @@ KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, i
 template <class G, class Store>
 KOKKOS_INLINE_FUNCTION int cumulative_edges_from(const CumulativeRef<G>& t, int k, const Store& s) {
   const DisjunctiveTasks<G, Store> D{t, s};
-  if (!D.in(k)) return prop_unchanged;
   const std::int64_t a = D.est(k);
   for (int k2 = 0; k2 < k; ++k2)
-    if (D.in(k2) && D.est(k2) == a) return prop_unchanged;  // the first task starting at a takes it
+    if (D.est(k2) == a) return prop_unchanged;  // the first task starting at a takes it
   int st = prop_unchanged;
+  const std::int64_t bound = D.total_from(-1, a) + D.longest();
   for (int m = 0; m < t.n; ++m) {
     const std::int64_t b = D.lct(m);
-    if (!D.in(m) || b <= a) continue;
+    if (b <= a || bound <= b - a) continue;
     const std::int64_t p = D.total(-1, a, b, false, NoTasksSeen{});
     if (p > b - a) return st | prop_failed;
     for (int i = 0; i < t.n && p > 0; ++i) {
-      if (!D.in(i) || D.inside(i, a, b)) continue;
+      if (D.inside(i, a, b)) continue;
       std::int64_t e, l;
       D.rules(i, a, b, p, e, l);
       if (e > D.est(i)) st |= s.narrow_min(t.start(i), e);

@@ -200,6 +200,13 @@ struct DisjunctiveTasks {
   }
 };
 
+/// Which task intervals edge finding used for task i (cumulative_edges_of_task, for the explaining
+/// search's lifted reasons): the est rule's [ea, eb] whose tasks take pe, the lst rule's [la, lb] with pl,
+/// or the overloaded [fa, fb]; an empty interval (b <= a) where none was.
+struct EdgeWhy {
+  std::int64_t ea = 0, eb = 0, pe = 0, la = 0, lb = 0, pl = 0, fa = 0, fb = 0;
+};
+
 /// Edge finding and overload checking on the disjunctive tasks over task intervals [a, b] (a the est
 /// of a disjunctive task, b the lct of one; Vilim 2004's rules in Caseau and Laburthe's task-interval
 /// form): the tasks inside take p; p > b - a fails; each disjunctive task outside goes by
@@ -207,7 +214,8 @@ struct DisjunctiveTasks {
 /// explain_analysis.cpp: cumulative_keep): the intervals without i, i narrowed by the best of each
 /// rule, the interval's tasks to `seen` for that bound and for a failure. O(k^2 n).
 template <class G, class Store, class Seen>
-KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen) {
+KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen,
+                                                    EdgeWhy* why = nullptr) {
   const DisjunctiveTasks<G, Store> D{t, s};
   const std::int64_t d = t.duration(i);
   std::int64_t new_est = D.est(i), new_lst = D.lct(i) - d, ea = 0, eb = 0, la = 0, lb = 0;
@@ -220,6 +228,7 @@ KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, i
       if (p == 0) continue;
       if (p > b - a) {
         D.total(i, a, b, true, seen);
+        if (why) why->fa = a, why->fb = b;
         return prop_failed;
       }
       std::int64_t e, l;
@@ -230,12 +239,14 @@ KOKKOS_INLINE_FUNCTION int cumulative_edges_of_task(const CumulativeRef<G>& t, i
   }
   int st = prop_unchanged;
   if (new_est > D.est(i)) {
-    D.total(i, ea, eb, true, seen);
+    const std::int64_t p = D.total(i, ea, eb, true, seen);
+    if (why) why->ea = ea, why->eb = eb, why->pe = p;
     st |= s.narrow_min(t.start(i), new_est);
     if (st & prop_failed) return st;
   }
   if (new_lst < D.lct(i) - d) {
-    D.total(i, la, lb, true, seen);
+    const std::int64_t p = D.total(i, la, lb, true, seen);
+    if (why) why->la = la, why->lb = lb, why->pl = p;
     st |= s.narrow_max(t.start(i), new_lst);
   }
   return st;
@@ -291,9 +302,11 @@ KOKKOS_INLINE_FUNCTION int cumulative_time_table(const CumulativeRef<G>& t, int 
 /// Task i's part of a run, time-table and edge finding (task i's own view of it), with the tasks it
 /// met to `seen`: the explaining search replays a run task by task this way (cumulative_keep).
 template <class G, class Store, class Seen = NoTasksSeen>
-KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{}) {
+KOKKOS_INLINE_FUNCTION int cumulative_task(const CumulativeRef<G>& t, int i, const Store& s, const Seen& seen = Seen{},
+                                           EdgeWhy* why = nullptr) {
   int st = cumulative_time_table(t, i, s, seen);
-  if (!(st & prop_failed) && DisjunctiveTasks<G, Store>{t, s}.applies()) st |= cumulative_edges_of_task(t, i, s, seen);
+  if (!(st & prop_failed) && DisjunctiveTasks<G, Store>{t, s}.applies())
+    st |= cumulative_edges_of_task(t, i, s, seen, why);
   return st;
 }
 
@@ -327,16 +340,23 @@ struct Cumulative : FamilyDefaults {
   /// The explaining search's reasons (FamilyDefaults::reasons): the run replayed task by task on the
   /// box, each task's own view recording the tasks it met; the culprit (the task that failed, or whose
   /// start `reached` the targets on `target`, -1 for a failure), its tasks, and theirs for the tasks
-  /// narrowed before it in the run. Position j of `in` is task j.
+  /// narrowed before it in the run. Position j of `in` is task j. Lifted bounds (lo, hi: the weakest
+  /// bounds of task j's start that give the same edge-finding step, INT64_MIN / INT64_MAX where there is
+  /// none): when the culprit's own step was edge finding's, [a, b - d_j] for the interval's tasks and the
+  /// rule's own bound for the culprit (est rule: s_i >= b - p - d_i + 1; lst rule: s_i <= a + p - 1). The
+  /// caller never takes a bound stronger than its box, and checks the whole by one run.
   template <class G, class Store, class Reached>
-  static bool reasons(const G& g, int c, const Store& x, int target, const Reached& reached, std::vector<char>& in) {
+  static bool reasons(const G& g, int c, const Store& x, int target, const Reached& reached, std::vector<char>& in,
+                      std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
     const CumulativeRef<G> t{g, c, g.arity(c)};
     const auto n = std::size_t(t.n);
     std::vector<std::vector<int>> met(n);
     std::vector<char> narrowed(n, 0);
     int culprit = -1;
+    EdgeWhy why;
     for (int k = 0; k < t.n && culprit < 0; ++k) {
-      const int status = cumulative_task(t, k, x, [&](int j) { met[std::size_t(k)].push_back(j); });
+      why = EdgeWhy{};
+      const int status = cumulative_task(t, k, x, [&](int j) { met[std::size_t(k)].push_back(j); }, &why);
       if (status & prop_failed) culprit = k;
       else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
       if (culprit < 0 && target >= 0 && t.start(k) == target && reached()) culprit = k;
@@ -352,6 +372,33 @@ struct Cumulative : FamilyDefaults {
         if (in[std::size_t(j)]) continue;
         in[std::size_t(j)] = 1;
         if (narrowed[std::size_t(j)] && j < k) todo.push_back(j);
+      }
+    }
+    lo.assign(n, INT64_MIN);
+    hi.assign(n, INT64_MAX);
+    const auto lift = [&](std::int64_t a, std::int64_t b) {
+      for (int j = 0; j < t.n; ++j) {
+        if (j == culprit) continue;
+        const auto js = std::size_t(j);
+        const std::int64_t est = x.min(t.start(j)), lct = std::int64_t(x.max(t.start(j))) + t.duration(j);
+        if (est < a || lct > b) continue;  // not in the interval
+        lo[js] = lo[js] == INT64_MIN ? a : (a < lo[js] ? a : lo[js]);
+        const std::int64_t h = b - t.duration(j);
+        hi[js] = hi[js] == INT64_MAX ? h : (h > hi[js] ? h : hi[js]);
+      }
+    };
+    const auto i = std::size_t(culprit);
+    const std::int64_t d = t.duration(culprit);
+    if (why.fb > why.fa) {
+      lift(why.fa, why.fb);
+    } else {
+      if (why.eb > why.ea) {
+        lift(why.ea, why.eb);
+        lo[i] = why.eb - why.pe - d + 1;
+      }
+      if (why.lb > why.la) {
+        lift(why.la, why.lb);
+        hi[i] = why.la + why.pl - 1;
       }
     }
     return true;

@@ -18,11 +18,12 @@
 // and, optionally (host code, defaults here):
 //   entailed(table, c, s)            preprocessing drops constraint c at the root: default, every
 //                                    variable fixed (the root fixpoint has checked it)
-//   reasons(view, c, x, target, reached, in)
+//   reasons(view, c, x, target, reached, in, lo, hi)
 //                                    the explaining search's own reasons (search/explain_analysis.cpp):
 //                                    with the box loaded in store x, mark in `in` the positions of the
-//                                    constraint's variables whose literals suffice; false: none (the
-//                                    generic minimisation runs)
+//                                    constraint's variables whose literals suffice, and in lo/hi weaker
+//                                    bounds that still do (INT64_MIN / INT64_MAX: the box's); false: none
+//                                    (the generic minimisation runs)
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -103,7 +104,8 @@ struct FamilyDefaults {
   }
   /// No reasons of its own: the explaining search minimises the box.
   template <class View, class Store, class Reached>
-  static bool reasons(const View&, int, const Store&, int, const Reached&, std::vector<char>&) {
+  static bool reasons(const View&, int, const Store&, int, const Reached&, std::vector<char>&,
+                      std::vector<std::int64_t>&, std::vector<std::int64_t>&) {
     return false;
   }
 };

@@ -105,7 +105,7 @@ void ExplainingSearch::Impl::load_scratch(const std::vector<Literal>& cand, cons
   }
 }
 
-bool ExplainingSearch::Impl::family_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep) {
+bool ExplainingSearch::Impl::family_keep(int q, std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep) {
   if (q < dp.global_first[0]) return false;
   for (const Literal& l : targets)
     if (l.var() != targets[0].var()) return false;
@@ -119,9 +119,10 @@ bool ExplainingSearch::Impl::family_keep(int q, const std::vector<Literal>& cand
   };
   // in[j]: the constraint's j-th variable is a reason (the family's own hook, FamilyDefaults::reasons).
   std::vector<char> in;
+  std::vector<std::int64_t> lo, hi;
   bool found = false;
   for_each_family_view(dp.global, [&](auto family, const auto& view, int g) {
-    if (g == f) found = decltype(family)::reasons(view, c, x, target, reached, in);
+    if (g == f) found = decltype(family)::reasons(view, c, x, target, reached, in, lo, hi);
   });
   reset_scope(q);
   if (!found) return false;
@@ -131,8 +132,18 @@ bool ExplainingSearch::Impl::family_keep(int q, const std::vector<Literal>& cand
   std::fill(keep.begin(), keep.end(), 0);
   for (std::size_t j = 0; j < in.size(); ++j) {
     if (!in[j]) continue;
-    const auto k = std::size_t(std::lower_bound(first, last, t.var(c, int(j))) - first);
-    for (int i = group[k]; i < group[k + 1]; ++i) keep[std::size_t(i)] = 1;
+    const int y = t.var(c, int(j));
+    const auto k = std::size_t(std::lower_bound(first, last, y) - first);
+    for (int i = group[k]; i < group[k + 1]; ++i) {
+      keep[std::size_t(i)] = 1;
+      // A lifted bound where the hook gives one, never stronger than the box's, never past the root's.
+      Literal& l = cand[std::size_t(i)];
+      const auto ys = std::size_t(y);
+      if (l.op() == lit_ge && j < lo.size() && lo[j] < l.value)
+        l.value = static_cast<std::int32_t>(std::max<std::int64_t>(lo[j], r0lb[ys]));
+      else if (l.op() == lit_le && j < hi.size() && hi[j] > l.value)
+        l.value = static_cast<std::int32_t>(std::min<std::int64_t>(hi[j], r0ub[ys]));
+    }
   }
   return true;
 }
@@ -148,13 +159,16 @@ std::vector<Literal> ExplainingSearch::Impl::explain_box(int q, int from, const 
   }
   if (cand.empty() || int(cand.size()) > opt.max_minimise_literals) return cand;
   std::vector<char> keep(cand.size(), 1);
-  // A family's own reasons first, checked by one run (else the generic minimisation from the box).
-  if (family_keep(q, cand, group, targets, keep)) {
-    if (derives(q, cand, keep, targets)) {
+  // A family's own reasons first, checked by one run (else the generic minimisation from the box): with
+  // the bounds it lifts, else with the box's.
+  std::vector<Literal> lifted = cand;
+  if (family_keep(q, lifted, group, targets, keep)) {
+    for (const std::vector<Literal>* from : {&lifted, &cand}) {
+      if (!derives(q, *from, keep, targets)) continue;
       ++st.family_explanations;
       std::vector<Literal> out;
-      for (std::size_t i = 0; i < cand.size(); ++i)
-        if (keep[i]) out.push_back(cand[i]);
+      for (std::size_t i = 0; i < from->size(); ++i)
+        if (keep[i]) out.push_back((*from)[i]);
       return out;
     }
     std::fill(keep.begin(), keep.end(), 1);

@@ -236,8 +236,9 @@ struct ExplainingSearch::Impl {
   /// one variable): the family's `reasons` hook (domains/family.hpp; cumulative replays its run task by
   /// task) marks the constraint's variables that suffice, and `keep` keeps their box literals. False
   /// when the family has no hook or it does not reach the target, leaving `keep` to the generic
-  /// minimisation.
-  bool family_keep(int q, const std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep);
+  /// minimisation. Where the hook lifts a kept variable's bounds, cand's literals take them (never
+  /// stronger than the box's): the caller checks them by one run and falls back to the box's.
+  bool family_keep(int q, std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep);
 
   /// Why propagator q, run at trail position `from`, derived `targets` (none: failed): its box, minimised.
   std::vector<Literal> explain_box(int q, int from, const std::vector<Literal>& targets);

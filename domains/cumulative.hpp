@@ -341,8 +341,8 @@ struct Cumulative : FamilyDefaults {
   /// box, each task's own view recording the tasks it met; the culprit (the task that failed, or whose
   /// start `reached` the targets on `target`, -1 for a failure), its tasks, and theirs for the tasks
   /// narrowed before it in the run. Position j of `in` is task j. Lifted bounds (lo, hi: the weakest
-  /// bounds of task j's start that give the same edge-finding step, INT64_MIN / INT64_MAX where there is
-  /// none): when the culprit's own step was edge finding's, [a, b - d_j] for the interval's tasks and the
+  /// bounds of task j's start that give the same edge-finding step; INT64_MIN / INT64_MAX where there is
+  /// none, which the caller reads as the root's bound, so its first try keeps only the lifted ones): when the culprit's own step was edge finding's, [a, b - d_j] for the interval's tasks and the
   /// rule's own bound for the culprit (est rule: s_i >= b - p - d_i + 1; lst rule: s_i <= a + p - 1). The
   /// caller never takes a bound stronger than its box, and checks the whole by one run.
   template <class G, class Store, class Reached>
@@ -376,15 +376,14 @@ struct Cumulative : FamilyDefaults {
     }
     lo.assign(n, INT64_MIN);
     hi.assign(n, INT64_MAX);
-    const auto lift = [&](std::int64_t a, std::int64_t b) {
+    const DisjunctiveTasks<G, Store> D{t, x};
+    const auto lift = [&](std::int64_t a, std::int64_t b) {  // the interval's tasks, the weaker of two
       for (int j = 0; j < t.n; ++j) {
-        if (j == culprit) continue;
-        const auto js = std::size_t(j);
-        const std::int64_t est = x.min(t.start(j)), lct = std::int64_t(x.max(t.start(j))) + t.duration(j);
-        if (est < a || lct > b) continue;  // not in the interval
-        lo[js] = lo[js] == INT64_MIN ? a : (a < lo[js] ? a : lo[js]);
-        const std::int64_t h = b - t.duration(j);
-        hi[js] = hi[js] == INT64_MAX ? h : (h > hi[js] ? h : hi[js]);
+        if (j == culprit || !D.inside(j, a, b)) continue;
+        auto& l = lo[std::size_t(j)];
+        auto& h = hi[std::size_t(j)];
+        l = l == INT64_MIN ? a : min64(l, a);
+        h = h == INT64_MAX ? b - t.duration(j) : max64(h, b - t.duration(j));
       }
     };
     const auto i = std::size_t(culprit);

@@ -22,7 +22,7 @@
 //                                    the explaining search's own reasons (search/explain_analysis.cpp):
 //                                    with the box loaded in store x, mark in `in` the positions of the
 //                                    constraint's variables whose literals suffice, and in lo/hi weaker
-//                                    bounds that still do (INT64_MIN / INT64_MAX: the box's); false: none
+//                                    bounds that still do (INT64_MIN / INT64_MAX: the root's); false: none
 //                                    (the generic minimisation runs)
 #pragma once
 

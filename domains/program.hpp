@@ -71,11 +71,6 @@ struct Program {
   int num_vars() const { return static_cast<int>(lb.size()); }
   int num_rows() const { return static_cast<int>(rhs.size()); }
   int num_ternary() const { return static_cast<int>(ternary.size()); }
-  /// Constraints of family F.
-  template <class F>
-  int num_of() const {
-    return global[std::size_t(global_family<F>)].size();
-  }
   /// Constraints of every listed family.
   int num_globals() const {
     int n = 0;
@@ -475,8 +470,6 @@ struct DeviceProgram {
   /// The first id of a family that runs on a vector group (Placement::group); the lane families'
   /// ids are [global_first[0], group_first()).
   KOKKOS_INLINE_FUNCTION int group_first() const { return global_first[num_lane_families]; }
-  /// Constraints of the lane families.
-  KOKKOS_INLINE_FUNCTION int num_lane_globals() const { return group_first() - global_first[0]; }
   /// Constraints of the group families.
   KOKKOS_INLINE_FUNCTION int num_group_globals() const { return global_first[num_global_families] - group_first(); }
 
@@ -506,9 +499,7 @@ struct DeviceProgram {
   /// inlined, a group family's through propagate_group_family.
   template <class Lanes, class Store>
   KOKKOS_INLINE_FUNCTION int propagate_global_id(const Lanes& lanes, int id, const Store& s) const {
-    const int f = family_of(id);
-    return f < num_lane_families ? propagate_lane_family(lanes, f, global, id - global_first[f], s)
-                                 : propagate_group_family(lanes, f, global, id - global_first[f], s);
+    return id < group_first() ? propagate_lane_id(lanes, id, s) : propagate_group_id(lanes, id, s);
   }
   /// Runs group family constraint `id` (at or past group_first()) once.
   template <class Lanes, class Store>
@@ -549,12 +540,17 @@ struct DeviceProgram {
   }
   template <class OtherSpace, int... F>
   void copy_families(const DeviceProgram<OtherSpace>& o, std::integer_sequence<int, F...>) {
+    (copy_family<F>(o), ...);
+  }
+  template <int F, class OtherSpace>
+  void copy_family(const DeviceProgram<OtherSpace>& o) {
     using detail::copy_to;
-    ((global.template view<F>().var_begin = copy_to<MemorySpace>(o.global.template view<F>().var_begin),
-      global.template view<F>().vars = copy_to<MemorySpace>(o.global.template view<F>().vars),
-      global.template view<F>().par_begin = copy_to<MemorySpace>(o.global.template view<F>().par_begin),
-      global.template view<F>().pars = copy_to<MemorySpace>(o.global.template view<F>().pars)),
-     ...);
+    auto& v = global.template view<F>();
+    const auto& from = o.global.template view<F>();
+    v.var_begin = copy_to<MemorySpace>(from.var_begin);
+    v.vars = copy_to<MemorySpace>(from.vars);
+    v.par_begin = copy_to<MemorySpace>(from.par_begin);
+    v.pars = copy_to<MemorySpace>(from.pars);
   }
 
  public:

@@ -163,7 +163,9 @@ std::vector<Literal> ExplainingSearch::Impl::explain_box(int q, int from, const 
   // the bounds it lifts, else with the box's.
   std::vector<Literal> lifted = cand;
   if (family_keep(q, lifted, group, targets, keep)) {
-    for (const std::vector<Literal>* from : {&lifted, &cand}) {
+    const std::vector<Literal>* tries[2] = {&lifted, &cand};
+    for (int k = lifted == cand ? 1 : 0; k < 2; ++k) {  // the box's alone when nothing was lifted
+      const std::vector<Literal>* from = tries[k];
       if (!derives(q, *from, keep, targets)) continue;
       ++st.family_explanations;
       std::vector<Literal> out;

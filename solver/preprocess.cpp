@@ -135,13 +135,14 @@ class Simplifier {
     }
     // The listed families' constraints stay as they are, but for those their family finds entailed
     // (by default: every variable fixed; the root fixpoint has checked them).
-    if (!failed_)
+    if (!failed_) {
+      const StoreRef<false> s = p_.store();
       for_each_global_family([&](auto family, int f) {
         const FamilyTable& g = p_.global[std::size_t(f)];
-        const StoreRef<false> s = p_.store();
         for (int c = 0; c < g.size(); ++c)
           if (!decltype(family)::entailed(g, c, s)) q_.global[std::size_t(f)].append(g, c);
       });
+    }
     q_.lb = p_.lb;
     q_.ub = p_.ub;
     q_.bits_at = p_.bits_at;

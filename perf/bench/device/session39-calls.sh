@@ -68,35 +68,8 @@ wc -l $OUT/dev-*.csv
 echo "== $SECONDS s"
 
 # ---- gpu-diag/s39c.sh
-# session 39 call 3 (issue 56): the scheduling set (carry gpu-sched) at 15 s on one H200, --space cuda against
-# --space openmp on the host's 16 cores (the same binary, b1e8ef5), instance by instance alternating, from FROM.
-set -u
-for b in kcp kcp_tests kcp-b9c; do [ -x gpu-diag/$b ] || { gunzip -c gpu-diag/$b.gz > gpu-diag/$b && chmod +x gpu-diag/$b; }; done
-nvidia-smi -L > $OUT/device.txt; nproc >> $OUT/device.txt
-if [ "${TESTS:-1}" = 1 ]; then
-  t=$SECONDS
-  timeout 260 gpu-diag/kcp_tests --gtest_filter='*Cuda*' > $OUT/kcp_tests-cuda.txt 2>&1; echo "kcp_tests rc=$? $((SECONDS - t)) s"
-  grep -E "^\[  (PASSED|FAILED) |^\[==========\]|Failure" $OUT/kcp_tests-cuda.txt | tail -8
-fi
-:
-export OMP_PROC_BIND=false
-ls gpu-sched/*.fzn | sort | tail -n +$(( ${FROM:-0} + 1 )) > /tmp/list.txt
-i=${FROM:-0}
-for f in $(cat /tmp/list.txt); do
-  echo $f > /tmp/one.txt
-  for sp in cuda openmp; do b=kcp
-    OMP_NUM_THREADS=16 python3 perf/bench/run.py --kcp gpu-diag/$b --revision b1e8ef5 --space $sp --timeout ${TL:-15} --grace 10 \
-      --instances /tmp/one.txt --label $sp-15s --machine 1xH200 --out $OUT/part-$sp.csv > /dev/null 2>&1
-    [ -f $OUT/sched-$sp.csv ] || head -1 $OUT/part-$sp.csv > $OUT/sched-$sp.csv
-    tail -n +2 $OUT/part-$sp.csv >> $OUT/sched-$sp.csv
-  done
-  i=$((i + 1))
-  [ $SECONDS -gt ${BUDGET:-560} ] && { echo "stopped after instance $i of the list (time)"; break; }
-done
-echo "done through $i"
-rm -f $OUT/part-*.csv
-wc -l $OUT/dev-*.csv
-echo "== $SECONDS s"
+# s39b.sh with the list `ls gpu-sched/*.fzn` (no devk unpacking) and the CSVs named sched-cuda.csv and
+# sched-openmp.csv (carry gpu-sched: the scheduling set compiled with kcp's mznlib).
 
 # ---- gpu-diag/s39d.sh (call 4: BUDGET=200; call 5: kcp_tests --gtest_filter='*Cuda*' alone, 55/55)
 # session 39 call 4 (issue 57): edge finding's loops pruned and its task reads hoisted — the CUDA tests of the

@@ -110,6 +110,7 @@ struct CumulativeProfile {
       for (int j = 0; j < t.n; ++j)
         if (covers(j, at)) end = min64(end, earliest_end(j)), seen(j);
       if (end == INT64_MAX) break;  // the covering parts shrank meanwhile (another thread): stop here
+      seen.step(true, at, end);
       est = end;
     }
     return est;
@@ -124,15 +125,19 @@ struct CumulativeProfile {
       for (int j = 0; j < t.n; ++j)
         if (covers(j, at)) begin = max64(begin, latest(j)), seen(j);
       if (begin == INT64_MIN) break;
+      seen.step(false, at, begin - d);
       lst = begin - d;
     }
     return lst;
   }
 };
 
-/// cumulative_task's default: the tasks its sweeps meet go nowhere.
+/// cumulative_task's default: the tasks its sweeps meet go nowhere. A recorder (the explaining search's
+/// replay, Cumulative::reasons) gets each task a sweep step meets, then the step: step(up, at, to), the
+/// overloaded time `at` the step's tasks cover and the start bound it gives (up: i's est; down: i's lst).
 struct NoTasksSeen {
   KOKKOS_INLINE_FUNCTION void operator()(int) const {}
+  KOKKOS_INLINE_FUNCTION void step(bool, std::int64_t, std::int64_t) const {}
 };
 
 /// Edge finding runs on a cumulative whose tasks are all disjunctive (2 r_j > C: no two of them run at
@@ -337,45 +342,77 @@ struct Cumulative : FamilyDefaults {
     return propagate_cumulative(lanes, g, c, s);
   }
 
+  /// One time-table sweep step of a task's run, as reasons' replay records it: up (the est) or down
+  /// (the lst), the overloaded time `at`, the bound it gave, and the tasks that covered `at`
+  /// (met[first..last) of the task's list).
+  struct Step {
+    bool up;
+    std::int64_t at, to;
+    std::size_t first, last;
+  };
+  /// reasons' recorder: the tasks a task's run meets, and its sweep steps.
+  struct Recorder {
+    std::vector<int>* met;
+    std::vector<Step>* steps;
+    void operator()(int j) const { met->push_back(j); }
+    void step(bool up, std::int64_t at, std::int64_t to) const {
+      steps->push_back(Step{up, at, to, steps->empty() ? 0 : steps->back().last, met->size()});
+    }
+  };
+
   /// The explaining search's reasons (FamilyDefaults::reasons): the run replayed task by task on the
-  /// box, each task's own view recording the tasks it met; the culprit (the task that failed, or whose
-  /// start `reached` the targets on `target`, -1 for a failure), its tasks, and theirs for the tasks
-  /// narrowed before it in the run. Position j of `in` is task j. Lifted bounds (lo, hi: the weakest
-  /// bounds of task j's start that give the same edge-finding step; INT64_MIN / INT64_MAX where there is
-  /// none, which the caller reads as the root's bound, so its first try keeps only the lifted ones): when the culprit's own step was edge finding's, [a, b - d_j] for the interval's tasks and the
-  /// rule's own bound for the culprit (est rule: s_i >= b - p - d_i + 1; lst rule: s_i <= a + p - 1). The
-  /// caller never takes a bound stronger than its box, and checks the whole by one run.
+  /// box, each task's own view recording the tasks it met and its sweep steps; the culprit is the task
+  /// that failed, or whose start `reached` the targets. First the lifted reasons of the culprit's own
+  /// step (lifted(): in[j] = 1 with lo/hi); where they do not apply, the box's: the culprit, its tasks,
+  /// and theirs for the tasks narrowed before it in the run (in[j] = 2), with edge finding's interval
+  /// lifted as lifted() does (in[j] = 1) when the culprit's step was edge finding's.
   template <class G, class Store, class Reached>
-  static bool reasons(const G& g, int c, const Store& x, int target, const Reached& reached, std::vector<char>& in,
-                      std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
+  static bool reasons(const G& g, int c, const Store& x, const ReasonTarget& target, const Reached& reached,
+                      std::vector<char>& in, std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
     const CumulativeRef<G> t{g, c, g.arity(c)};
     const auto n = std::size_t(t.n);
     std::vector<std::vector<int>> met(n);
     std::vector<char> narrowed(n, 0);
-    int culprit = -1;
+    std::vector<std::int64_t> box_lo(n), box_hi(n);  // each task's start before its own step
+    std::vector<Step> steps;
+    int culprit = -1, status = prop_unchanged;
     EdgeWhy why;
+    for (int k = 0; k < t.n; ++k) {
+      box_lo[std::size_t(k)] = x.min(t.start(k));
+      box_hi[std::size_t(k)] = x.max(t.start(k));
+    }
     for (int k = 0; k < t.n && culprit < 0; ++k) {
       why = EdgeWhy{};
-      const int status = cumulative_task(t, k, x, [&](int j) { met[std::size_t(k)].push_back(j); }, &why);
+      steps.clear();
+      status = cumulative_task(t, k, x, Recorder{&met[std::size_t(k)], &steps}, &why);
       if (status & prop_failed) culprit = k;
       else if (status & prop_changed) narrowed[std::size_t(k)] = 1;
-      if (culprit < 0 && target >= 0 && t.start(k) == target && reached()) culprit = k;
+      if (culprit < 0 && target.var >= 0 && t.start(k) == target.var && reached()) culprit = k;
     }
     if (culprit < 0) return false;
+    lo.assign(n, INT64_MIN);
+    hi.assign(n, INT64_MAX);
     in.assign(n, 0);
+    const auto i = std::size_t(culprit);
+    const Culprit who{culprit, (status & prop_failed) != 0, box_lo[i], box_hi[i]};
+    if (lifted(t, x, who, target, met[i], steps, why, box_lo, box_hi, lo, hi)) {
+      for (std::size_t j = 0; j < n; ++j)
+        if (lo[j] != INT64_MIN || hi[j] != INT64_MAX) in[j] = 1;
+      return true;
+    }
+    lo.assign(n, INT64_MIN);
+    hi.assign(n, INT64_MAX);
     std::vector<int> todo{culprit};
-    in[std::size_t(culprit)] = 1;
+    in[std::size_t(culprit)] = 2;
     while (!todo.empty()) {
       const int k = todo.back();
       todo.pop_back();
       for (const int j : met[std::size_t(k)]) {
         if (in[std::size_t(j)]) continue;
-        in[std::size_t(j)] = 1;
+        in[std::size_t(j)] = 2;
         if (narrowed[std::size_t(j)] && j < k) todo.push_back(j);
       }
     }
-    lo.assign(n, INT64_MIN);
-    hi.assign(n, INT64_MAX);
     const DisjunctiveTasks<G, Store> D{t, x};
     const auto lift = [&](std::int64_t a, std::int64_t b) {  // the interval's tasks, the weaker of two
       for (int j = 0; j < t.n; ++j) {
@@ -384,9 +421,9 @@ struct Cumulative : FamilyDefaults {
         auto& h = hi[std::size_t(j)];
         l = l == INT64_MIN ? a : min64(l, a);
         h = h == INT64_MAX ? b - t.duration(j) : max64(h, b - t.duration(j));
+        in[std::size_t(j)] = 1;
       }
     };
-    const auto i = std::size_t(culprit);
     const std::int64_t d = t.duration(culprit);
     if (why.fb > why.fa) {
       lift(why.fa, why.fb);
@@ -394,12 +431,117 @@ struct Cumulative : FamilyDefaults {
       if (why.eb > why.ea) {
         lift(why.ea, why.eb);
         lo[i] = why.eb - why.pe - d + 1;
+        in[i] = 1;
       }
       if (why.lb > why.la) {
         lift(why.la, why.lb);
         hi[i] = why.la + why.pl - 1;
+        in[i] = 1;
       }
     }
+    return true;
+  }
+
+  /// The culprit of a replayed run: its task, whether it failed, its start's bounds before its step.
+  struct Culprit {
+    int i;
+    bool failed;
+    std::int64_t est0, lst0;
+  };
+
+  /// The culprit's own step lifted (Schutt et al.'s explanations, for the target asked): a time-table
+  /// step whose tasks cover the overloaded time `at` moves i's est from at - d_i + 1 on (they run
+  /// throughout [at, cur) and i would overlap them: s_j <= at, s_j >= max(cur, at + 1) - d_j), the
+  /// steps chained backwards from the target, each needing only the next one's premise; down alike
+  /// (s_j >= at - d_j + 1, s_j <= min(cur + d_i, at); premise s_i <= at). Edge finding's est rule over
+  /// [a, b] with tasks taking p: s_j >= a, s_j <= b - d_j, premise s_i >= b - p - d_i + 1 (through the
+  /// time-table's chain where the box's est is lower); its lst rule alike; an overload: the interval's
+  /// tasks alone. Failures: past the other bound (the bound as a premise). False where it does not
+  /// apply (a removed value asked, another failure, a bound stronger than the box's: a task narrowed
+  /// before the culprit in the run).
+  template <class G, class Store>
+  static bool lifted(const CumulativeRef<G>& t, const Store& x, const Culprit& who, const ReasonTarget& target,
+                     const std::vector<int>& met, const std::vector<Step>& steps, const EdgeWhy& why,
+                     const std::vector<std::int64_t>& box_lo, const std::vector<std::int64_t>& box_hi,
+                     std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
+    if (!target.bounds_only) return false;
+    const int i = who.i;
+    const std::int64_t di = t.duration(i), est0 = who.est0, lst0 = who.lst0;
+    const auto need_lo = [&](int j, std::int64_t v) { lo[std::size_t(j)] = max64(lo[std::size_t(j)], v); };
+    const auto need_hi = [&](int j, std::int64_t v) { hi[std::size_t(j)] = min64(hi[std::size_t(j)], v); };
+    std::int64_t up_to = est0, down_to = lst0;  // where the time-table's sweeps took i
+    for (const Step& st : steps) (st.up ? up_to : down_to) = st.to;
+    const auto chain_up = [&](std::int64_t cur) {  // s_i >= cur through the up steps
+      while (cur > est0) {
+        const Step* use = nullptr;
+        for (const Step& st : steps)
+          if (st.up && st.to >= cur) {
+            use = &st;
+            break;
+          }
+        if (use == nullptr) return false;
+        for (std::size_t q = use->first; q < use->last; ++q) {
+          const int j = met[q];
+          need_hi(j, use->at);
+          need_lo(j, max64(cur, use->at + 1) - t.duration(j));
+        }
+        cur = use->at - di + 1;
+      }
+      need_lo(i, cur);
+      return true;
+    };
+    const auto chain_down = [&](std::int64_t cur) {  // s_i <= cur through the down steps
+      while (cur < lst0) {
+        const Step* use = nullptr;
+        for (const Step& st : steps)
+          if (!st.up && st.to <= cur) {
+            use = &st;
+            break;
+          }
+        if (use == nullptr) return false;
+        for (std::size_t q = use->first; q < use->last; ++q) {
+          const int j = met[q];
+          need_lo(j, use->at - t.duration(j) + 1);
+          need_hi(j, min64(cur + di, use->at));
+        }
+        cur = use->at;
+      }
+      need_hi(i, cur);
+      return true;
+    };
+    const DisjunctiveTasks<G, Store> D{t, x};
+    const auto interval = [&](std::int64_t a, std::int64_t b) {
+      for (int j = 0; j < t.n; ++j)
+        if (j != i && D.inside(j, a, b)) need_lo(j, a), need_hi(j, b - t.duration(j));
+    };
+    const auto up = [&](std::int64_t cur) {  // s_i >= cur: the time-table's, else the est rule's
+      if (up_to >= cur) return chain_up(cur);
+      if (why.eb <= why.ea || why.ea + why.pe < cur) return false;
+      interval(why.ea, why.eb);
+      return chain_up(why.eb - why.pe - di + 1);
+    };
+    const auto down = [&](std::int64_t cur) {  // s_i <= cur
+      if (down_to <= cur) return chain_down(cur);
+      if (why.lb <= why.la || why.lb - why.pl - di > cur) return false;
+      interval(why.la, why.lb);
+      return chain_down(why.la + why.pl - 1);
+    };
+    bool ok = false;
+    if (!who.failed) {
+      ok = (target.lo == INT64_MIN || up(target.lo)) && (target.hi == INT64_MAX || down(target.hi));
+    } else if (why.fb > why.fa) {
+      interval(why.fa, why.fb);
+      ok = true;
+    } else if (up_to > lst0) {
+      ok = up(lst0 + 1) && down(lst0);
+    } else if (down_to < up_to) {
+      ok = down(up_to - 1) && up(up_to);
+    } else if (why.eb > why.ea && why.ea + why.pe > down_to) {
+      ok = up(down_to + 1) && down(down_to);
+    }
+    if (!ok) return false;
+    for (int j = 0; j < t.n; ++j)  // a task narrowed earlier in the run, past its box's bounds: not its literals
+      if (lo[std::size_t(j)] > box_lo[std::size_t(j)] || hi[std::size_t(j)] < box_hi[std::size_t(j)]) return false;
     return true;
   }
 };

@@ -20,10 +20,12 @@
 //                                    variable fixed (the root fixpoint has checked it)
 //   reasons(view, c, x, target, reached, in, lo, hi)
 //                                    the explaining search's own reasons (search/explain_analysis.cpp):
-//                                    with the box loaded in store x, mark in `in` the positions of the
-//                                    constraint's variables whose literals suffice, and in lo/hi weaker
-//                                    bounds that still do (INT64_MIN / INT64_MAX: the root's); false: none
-//                                    (the generic minimisation runs)
+//                                    with the box loaded in store x and what is to be explained in
+//                                    `target` (ReasonTarget), mark in `in` the positions of the
+//                                    constraint's variables whose literals suffice: 1 with the bounds in
+//                                    lo/hi (weaker than the box's; INT64_MIN / INT64_MAX: none needed),
+//                                    2 with the box's only (tried when the first try does not derive the
+//                                    target); false: none (the generic minimisation runs)
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -87,6 +89,15 @@ struct FamilyView {
 /// Where a family's constraints run on a team (see the top of this file).
 enum class Placement { lane, group };
 
+/// What the explaining search asks a family's `reasons` for: the variable whose change is explained
+/// (-1: a failure) and the bounds it must reach (lo: at least, hi: at most; INT64_MIN / INT64_MAX where
+/// none is asked); `bounds_only` false when a removed value is asked as well.
+struct ReasonTarget {
+  int var = -1;
+  std::int64_t lo = INT64_MIN, hi = INT64_MAX;
+  bool bounds_only = true;
+};
+
 struct FamilyDefaults {
   using Par = std::int64_t;
   static constexpr Placement placement = Placement::group;
@@ -104,7 +115,7 @@ struct FamilyDefaults {
   }
   /// No reasons of its own: the explaining search minimises the box.
   template <class View, class Store, class Reached>
-  static bool reasons(const View&, int, const Store&, int, const Reached&, std::vector<char>&,
+  static bool reasons(const View&, int, const Store&, const ReasonTarget&, const Reached&, std::vector<char>&,
                       std::vector<std::int64_t>&, std::vector<std::int64_t>&) {
     return false;
   }

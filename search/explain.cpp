@@ -8,7 +8,33 @@
 
 namespace kcp {
 
+int ExplainingSearch::add_order_literals(Program& p, int limit) {
+  const FamilyTable& t = p.global[std::size_t(global_family<Cumulative>)];
+  int added = 0;
+  for (int c = 0; c < t.size(); ++c) {
+    const int k = t.arity(c);
+    const std::int64_t cap = t.par(c, 0);
+    const auto d = [&](int i) { return t.par(c, 1 + i); };
+    bool machine = k >= 2 && k <= edge_finding_max_tasks;  // as DisjunctiveTasks::applies, durations > 0
+    for (int i = 0; i < k && machine; ++i) machine = 2 * t.par(c, 1 + k + i) > cap && d(i) > 0;
+    if (!machine || added + k * (k - 1) / 2 > limit) continue;
+    for (int i = 0; i < k; ++i)
+      for (int j = i + 1; j < k; ++j) {
+        const int si = t.var(c, i), sj = t.var(c, j);
+        if (si == sj) continue;
+        const int b = p.add_var(0, 1);
+        // b <-> s_i + d_i <= s_j; b <-> s_i <= s_j + d_j - 1 (so 0: s_j + d_j <= s_i).
+        p.add_row(LinearKind::le, {1, -1}, {si, sj}, -d(i), b, Reification::equivalent);
+        p.add_row(LinearKind::le, {1, -1}, {si, sj}, d(j) - 1, b, Reification::equivalent);
+        ++added;
+      }
+  }
+  return added;
+}
+
 ExplainingSearch::Impl::Impl(const Program& p, const ExplainOptions& o) : opt(o), prog(p) {
+  n_model = prog.num_vars();
+  if (opt.order_literals > 0) st.order_literals = ExplainingSearch::add_order_literals(prog, opt.order_literals);
   prog.fit_layout();
   dp = DeviceProgram<Kokkos::HostSpace>(prog);
   n = prog.num_vars();
@@ -466,7 +492,9 @@ void ExplainingSearch::Impl::run(std::int64_t steps, const volatile int* stop, s
       backjump(back);
       ++st.learned;
       st.learned_literals += std::int64_t(learned.size());
-      if (int(learned.size()) <= opt.export_length) {
+      const bool model_only =
+          std::all_of(learned.begin(), learned.end(), [&](const Literal& l) { return l.var() < n_model; });
+      if (int(learned.size()) <= opt.export_length && (model_only || opt.export_order_literals)) {
         append_to_log(log, learned, best);
         ++st.exported;
       }
@@ -491,7 +519,7 @@ void ExplainingSearch::Impl::run(std::int64_t steps, const volatile int* stop, s
     if (decide()) continue;
     // Every variable fixed at a fixpoint: a solution.
     ++st.solutions;
-    solutions.push_back(lb);
+    solutions.emplace_back(lb.begin(), lb.begin() + n_model);
     if (opt.objective < 0) {
       if (!opt.all_solutions) {
         done = true;
@@ -531,8 +559,9 @@ void ExplainingSearch::run(std::int64_t steps, const volatile int* stop, std::ve
 }
 void ExplainingSearch::tighten(std::int64_t best) { impl_->pending = std::min(impl_->pending, best); }
 void ExplainingSearch::guide(const std::vector<std::int32_t>& values) {
-  if (values.size() != std::size_t(impl_->n)) return;
+  if (values.size() != std::size_t(impl_->n_model)) return;
   impl_->guide_values = values;
+  impl_->guide_values.resize(std::size_t(impl_->n), -1);  // the order literals: their saved phase
   impl_->guided = true;
 }
 void ExplainingSearch::import(const std::vector<std::vector<Literal>>& nogoods) { impl_->import(nogoods); }

@@ -58,6 +58,13 @@ struct ExplainOptions {
   int max_clauses = 20000;             ///< learned clauses kept; the least active half goes at a restart
   int max_minimise_literals = 256;     ///< boxes with more literals are used as they are
   std::vector<int> order;              ///< the decision variables tried first at equal activity
+  /// Order literals for machines (Impl::add_order_literals): every pair of tasks of a cumulative whose
+  /// tasks are all disjunctive gets a 0/1 variable b with b <-> s_i + d_i <= s_j and b <-> s_i <= s_j +
+  /// d_j - 1 (j before i when 0), in this search's own copy of the program, at most this many; the
+  /// search decides them first, the most active first (as Chuffed's disjunctive gives VSIDS its
+  /// precedence literals), then the model's variables. 0: none (perf/NOTES.md entry 64).
+  int order_literals = 20000;
+  bool export_order_literals = false;  ///< tests: clauses over order literals go to the log as well
   /// Tests: at every fixpoint, run every propagator once more and count in stats().fixpoint_misses
   /// the fixpoints one of them would have narrowed (the wake-up rules left it asleep), or where a
   /// clause is unit or false (its watches missed a change); undone after.
@@ -70,6 +77,8 @@ struct ExplainStats {
   std::int64_t propagations = 0, clause_propagations = 0;
   std::int64_t resolutions = 0, explain_runs = 0;  ///< resolution steps, propagator runs to minimise boxes
   std::int64_t family_explanations = 0;  ///< boxes a family explained itself (a cumulative's parts), one run each
+  std::int64_t lifted_explanations = 0;  ///< of those, with the family's lifted bounds (its first try)
+  std::int64_t order_literals = 0;  ///< the machines' order literals added (ExplainOptions::order_literals)
   std::int64_t fixpoint_checks = 0, fixpoint_misses = 0;  ///< with ExplainOptions::check_fixpoints
 };
 
@@ -80,6 +89,10 @@ class ExplainingSearch {
   ~ExplainingSearch();
   ExplainingSearch(const ExplainingSearch&) = delete;
   ExplainingSearch& operator=(const ExplainingSearch&) = delete;
+
+  /// Adds the machines' order literals (ExplainOptions::order_literals) to p after its variables, at
+  /// most `limit`, as the search adds them to its copy; returns how many.
+  static int add_order_literals(Program& p, int limit);
 
   /// Searches for about `steps` nodes and conflicts (less when `stop` is raised, or once complete).
   /// Improving solutions (store values) are appended to `solutions`; learned clauses at most

@@ -105,19 +105,26 @@ void ExplainingSearch::Impl::load_scratch(const std::vector<Literal>& cand, cons
   }
 }
 
-bool ExplainingSearch::Impl::family_keep(int q, std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep) {
+bool ExplainingSearch::Impl::family_keep(int q, const std::vector<Literal>& cand, std::vector<Literal>& lifted,
+                                         const std::vector<int>& group, const std::vector<Literal>& targets,
+                                         std::vector<char>& keep, std::vector<char>& keep_box) {
   if (q < dp.global_first[0]) return false;
-  for (const Literal& l : targets)
+  ReasonTarget target;
+  for (const Literal& l : targets) {
     if (l.var() != targets[0].var()) return false;
+    if (l.op() == lit_ge) target.lo = std::max<std::int64_t>(target.lo, l.value);
+    else if (l.op() == lit_le) target.hi = std::min<std::int64_t>(target.hi, l.value);
+    else target.bounds_only = false;
+  }
+  target.var = targets.empty() ? -1 : targets[0].var();
   const int f = dp.family_of(q), c = q - dp.global_first[f];
   const Store x = scratch();
   std::fill(keep.begin(), keep.end(), 1);
   load_scratch(cand, keep);
-  const int target = targets.empty() ? -1 : targets[0].var();
   const auto reached = [&]() {
     return std::all_of(targets.begin(), targets.end(), [&](const Literal& l) { return literal_state(x, l) > 0; });
   };
-  // in[j]: the constraint's j-th variable is a reason (the family's own hook, FamilyDefaults::reasons).
+  // in[j]: the constraint's j-th variable is a reason, 1 at lo/hi, 2 at the box's (FamilyDefaults::reasons).
   std::vector<char> in;
   std::vector<std::int64_t> lo, hi;
   bool found = false;
@@ -129,20 +136,22 @@ bool ExplainingSearch::Impl::family_keep(int q, std::vector<Literal>& cand, cons
   // Group k holds the literals of the scope's k-th variable (the scope in increasing variable order).
   const auto first = scope_vars.begin() + scope_begin[std::size_t(q)], last = scope_vars.begin() + scope_begin[std::size_t(q) + 1];
   const FamilyTable& t = prog.global[std::size_t(f)];
+  lifted = cand;
   std::fill(keep.begin(), keep.end(), 0);
+  std::fill(keep_box.begin(), keep_box.end(), 0);
   for (std::size_t j = 0; j < in.size(); ++j) {
     if (!in[j]) continue;
     const int y = t.var(c, int(j));
     const auto k = std::size_t(std::lower_bound(first, last, y) - first);
     for (int i = group[k]; i < group[k + 1]; ++i) {
+      keep_box[std::size_t(i)] = 1;
+      if (in[j] != 1) continue;
       keep[std::size_t(i)] = 1;
-      // A lifted bound where the hook gives one, never stronger than the box's, never past the root's.
-      Literal& l = cand[std::size_t(i)];
+      // The hook's bound where it gives one (else the root's: not needed), never stronger than the box's.
+      Literal& l = lifted[std::size_t(i)];
       const auto ys = std::size_t(y);
-      if (l.op() == lit_ge && j < lo.size() && lo[j] < l.value)
-        l.value = static_cast<std::int32_t>(std::max<std::int64_t>(lo[j], r0lb[ys]));
-      else if (l.op() == lit_le && j < hi.size() && hi[j] > l.value)
-        l.value = static_cast<std::int32_t>(std::min<std::int64_t>(hi[j], r0ub[ys]));
+      if (l.op() == lit_ge && lo[j] < l.value) l.value = static_cast<std::int32_t>(std::max<std::int64_t>(lo[j], r0lb[ys]));
+      else if (l.op() == lit_le && hi[j] > l.value) l.value = static_cast<std::int32_t>(std::min<std::int64_t>(hi[j], r0ub[ys]));
     }
   }
   return true;
@@ -158,19 +167,22 @@ std::vector<Literal> ExplainingSearch::Impl::explain_box(int q, int from, const 
     group.push_back(static_cast<int>(cand.size()));
   }
   if (cand.empty() || int(cand.size()) > opt.max_minimise_literals) return cand;
-  std::vector<char> keep(cand.size(), 1);
+  std::vector<char> keep(cand.size(), 1), keep_box(cand.size(), 1);
   // A family's own reasons first, checked by one run (else the generic minimisation from the box): with
   // the bounds it lifts, else with the box's.
-  std::vector<Literal> lifted = cand;
-  if (family_keep(q, lifted, group, targets, keep)) {
-    const std::vector<Literal>* tries[2] = {&lifted, &cand};
-    for (int k = lifted == cand ? 1 : 0; k < 2; ++k) {  // the box's alone when nothing was lifted
-      const std::vector<Literal>* from = tries[k];
-      if (!derives(q, *from, keep, targets)) continue;
+  std::vector<Literal> lifted;
+  if (family_keep(q, cand, lifted, group, targets, keep, keep_box)) {
+    // The box's alone when nothing was lifted.
+    const bool none = std::none_of(keep.begin(), keep.end(), [](char k) { return k != 0; });
+    for (int k = none || (lifted == cand && keep == keep_box) ? 1 : 0; k < 2; ++k) {
+      const std::vector<Literal>& from = k == 0 ? lifted : cand;
+      const std::vector<char>& kept = k == 0 ? keep : keep_box;
+      if (!derives(q, from, kept, targets)) continue;
       ++st.family_explanations;
+      if (k == 0) ++st.lifted_explanations;
       std::vector<Literal> out;
-      for (std::size_t i = 0; i < from->size(); ++i)
-        if (keep[i]) out.push_back((*from)[i]);
+      for (std::size_t i = 0; i < from.size(); ++i)
+        if (kept[i]) out.push_back(from[i]);
       return out;
     }
     std::fill(keep.begin(), keep.end(), 1);
@@ -394,9 +406,16 @@ void ExplainingSearch::Impl::reduce() {
 }
 
 bool ExplainingSearch::Impl::decide() {
-  while (!heap.empty() && fixed(heap[0])) heap_pop();
-  if (heap.empty()) return false;
-  const int x = heap_pop();
+  // The machines' order literals first, the most active (a scan: a few thousand at most, cheap beside
+  // the explanations' runs), then VSIDS's heap of the model's variables.
+  int x = -1;
+  for (int y = n_model; y < n; ++y)
+    if (!fixed(y) && (x < 0 || activity[std::size_t(y)] > activity[std::size_t(x)])) x = y;
+  if (x < 0) {
+    while (!heap.empty() && fixed(heap[0])) heap_pop();
+    if (heap.empty()) return false;
+    x = heap_pop();
+  }
   const auto xs = std::size_t(x);
   const Store s = store();
   std::int64_t v = lb[xs];

@@ -48,6 +48,9 @@ struct ExplainingSearch::Impl {
   Program prog;
   DeviceProgram<Kokkos::HostSpace> dp;
   int n = 0, num_props = 0;
+  /// The model's variables: 0 .. n_model - 1; the order literals come after them (add_order_literals),
+  /// and neither solutions nor exported clauses carry them.
+  int n_model = 0;
   std::vector<std::int32_t> scope_begin, scope_vars, words_of;
   // The store, its shadow (the values the trail last recorded), the level-0 domains, and the scratch
   // store explanations are tested on (equal to the level-0 domains outside a test).
@@ -234,11 +237,13 @@ struct ExplainingSearch::Impl {
 
   /// A listed family's own reasons for propagator q's change or failure (cand: its box, targets all on
   /// one variable): the family's `reasons` hook (domains/family.hpp; cumulative replays its run task by
-  /// task) marks the constraint's variables that suffice, and `keep` keeps their box literals. False
-  /// when the family has no hook or it does not reach the target, leaving `keep` to the generic
-  /// minimisation. Where the hook lifts a kept variable's bounds, cand's literals take them (never
-  /// stronger than the box's): the caller checks them by one run and falls back to the box's.
-  bool family_keep(int q, std::vector<Literal>& cand, const std::vector<int>& group, const std::vector<Literal>& targets, std::vector<char>& keep);
+  /// task) marks the constraint's variables that suffice. `lifted` takes cand's literals with the
+  /// hook's weaker bounds (never stronger than the box's, never past the root's) and `keep` keeps the
+  /// variables the hook lifted; `keep_box` keeps every variable it marked, at the box's literals (cand).
+  /// The caller checks the first by one run and falls back to the second. False when the family has
+  /// no hook or it does not reach the target (the generic minimisation runs).
+  bool family_keep(int q, const std::vector<Literal>& cand, std::vector<Literal>& lifted, const std::vector<int>& group,
+                   const std::vector<Literal>& targets, std::vector<char>& keep, std::vector<char>& keep_box);
 
   /// Why propagator q, run at trail position `from`, derived `targets` (none: failed): its box, minimised.
   std::vector<Literal> explain_box(int q, int from, const std::vector<Literal>& targets);
@@ -256,6 +261,7 @@ struct ExplainingSearch::Impl {
   Analysis analyse(std::vector<Literal>& learned, int& back, const volatile int* stop);
   /// Keeps the strongest literal per variable and bound; removed values once.
   static void merge(std::vector<Literal>& lits);
+
   /// `l` follows from `u` (same variable and bound, u as strong or stronger).
   static bool subsumed_by(const Literal& u, const Literal& l);
 
@@ -269,6 +275,7 @@ struct ExplainingSearch::Impl {
 
   /// The next decision, or false when every variable is fixed.
   bool decide();
+
 
   /// At level 0: the objective below `best`; false when that fails (a proof).
   bool apply_bound();

@@ -289,6 +289,7 @@ struct SearchReport {
   std::int64_t explain_nodes = 0, explain_conflicts = 0, explain_learned = 0, explain_exported = 0;
   std::int64_t explain_literals = 0, explain_resolutions = 0, explain_runs = 0, explain_propagations = 0;
   std::int64_t explain_family = 0;  ///< of the explanations, those a family gave itself (search/explain.hpp)
+  std::int64_t explain_lifted = 0;  ///< of those, with the family's lifted bounds
   bool explain_failed = false;  ///< an explaining thread ended on an exception (out of memory); the rest went on
   std::int64_t explain_threads = 0;  ///< explaining searches (distributed: over every rank)
   int host_teams = 0;                  ///< the host's rows beside the fleet (SearchOptions::host_teams)

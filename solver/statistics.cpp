@@ -113,6 +113,7 @@ std::vector<Statistic> build_table() {
   row("explainResolutions", "explain_resolutions", explaining, [](const In& in) { return num(in.report.explain_resolutions); });
   row("explainRuns", "explain_runs", explaining, [](const In& in) { return num(in.report.explain_runs); });
   row("explainFamilyReasons", "explain_family", explaining, [](const In& in) { return num(in.report.explain_family); });
+  row("explainLiftedReasons", "explain_lifted", explaining, [](const In& in) { return num(in.report.explain_lifted); });
   row("explainPropagations", "explain_propagations", explaining, [](const In& in) { return num(in.report.explain_propagations); });
   row("improvementsExplain", "improvements_explain", [](const In& in) { return explaining(in) && in.optimise(); },
       [](const In& in) { return num(in.report.improvements_explain); });

@@ -343,7 +343,8 @@ class Distributed {
       &SearchReport::explain_propagations, &SearchReport::nogoods_learned,  &SearchReport::nogoods_dropped,
       &SearchReport::nogoods_deleted,     &SearchReport::nogood_propagations, &SearchReport::nogood_failures,
       &SearchReport::nogoods_received,    &SearchReport::nogoods_received_absorbed, &SearchReport::split_exported,
-      &SearchReport::split_imported,      &SearchReport::explain_threads,   &SearchReport::explain_family};
+      &SearchReport::split_imported,      &SearchReport::explain_threads,   &SearchReport::explain_family,
+      &SearchReport::explain_lifted};
   static constexpr std::size_t work_count = sizeof(work_counters) / sizeof(work_counters[0]);
   static constexpr std::size_t counted_count = work_count + sizeof(counted) / sizeof(counted[0]);
   /// The work counters, counted, then subproblems solved, chunks, idle microseconds, teams, free teams,

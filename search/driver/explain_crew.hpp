@@ -183,6 +183,7 @@ class ExplainCrew {
       report.explain_resolutions += e.resolutions;
       report.explain_runs += e.explain_runs;
       report.explain_family += e.family_explanations;
+      report.explain_lifted += e.lifted_explanations;
       report.explain_propagations += e.propagations + e.clause_propagations;
       report.explain_failed = report.explain_failed || t->failed();
     }

@@ -460,6 +460,27 @@ Program small_global_optimisation(int seed, int& objective) {
   return p;
 }
 
+/// The solutions of a program's first n variables extended to its variables from n on, each the 0/1
+/// reification variable of rows over the first n (ExplainingSearch::add_order_literals' order literals):
+/// 1 where its first row holds.
+std::vector<std::vector<std::int32_t>> with_order_literals(const Program& p, int n,
+                                                           const std::vector<std::vector<std::int32_t>>& solutions) {
+  std::vector<std::vector<std::int32_t>> out;
+  for (auto s : solutions) {
+    s.resize(std::size_t(p.num_vars()), -1);
+    for (int r = p.num_rows() - 1; r >= 0; --r) {  // the first row of each: the last one written
+      const int b = p.reif_var[std::size_t(r)];
+      if (b < n) continue;
+      std::int64_t sum = 0;
+      for (int k = p.row_begin[std::size_t(r)]; k < p.row_begin[std::size_t(r) + 1]; ++k)
+        sum += std::int64_t(p.coef[std::size_t(k)]) * s[std::size_t(p.var[std::size_t(k)])];
+      s[std::size_t(b)] = sum <= p.rhs[std::size_t(r)] ? 1 : 0;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 /// Every solution of p (the objective is the last variable, fixed by the others).
 std::vector<std::vector<std::int32_t>> all_solutions(const Program& p) {
   const int n = p.num_vars() - 1;
@@ -534,12 +555,14 @@ int check_log(const std::vector<std::int32_t>& log, const std::vector<std::vecto
 /// the global families), with bitsets and without, and restarts
 /// from every conflict to every hundred: the explaining search proves the optimum brute force finds,
 /// each solution it reports is one of the model's and better than the last, and no clause it learns
-/// (every one, exported here) excludes a solution better than the bound it was learned under. Over
-/// all models it learned from conflicts, with resolution steps and minimised explanations; and at
-/// every fixpoint no propagator narrows further and no clause is unit or false (the watches).
+/// (every one, exported here, those over a machine's order literals too: against the solutions with
+/// theirs) excludes a solution better than the bound it was learned under. Over all models it learned
+/// from conflicts, with resolution steps, minimised explanations and lifted cumulative reasons, and
+/// some had order literals; and at every fixpoint no propagator narrows further and no clause is unit or
+/// false (the watches).
 TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
   const int models = test::quick_mode() ? 100 : 400;
-  std::int64_t learned = 0, resolutions = 0, runs = 0, imported = 0, deleted = 0, family = 0;
+  std::int64_t learned = 0, resolutions = 0, runs = 0, imported = 0, deleted = 0, family = 0, lifted = 0, ordered = 0;
   int read = 0, proofs = 0;
   for (int seed = 0; seed < models; ++seed) {
     int objective = -1;
@@ -557,6 +580,11 @@ TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
     const bool feed = seed % 2 == 0;
     if (feed) eo.max_clauses = 1 + seed % 5;
     eo.check_fixpoints = true;  // no clause left unit or false at a fixpoint (the watches)
+    // Clauses over the machines' order literals are checked too, against the solutions extended by them.
+    eo.export_order_literals = true;
+    Program with_order = p;
+    ExplainingSearch::add_order_literals(with_order, eo.order_literals);
+    const std::vector<std::vector<std::int32_t>> extended = with_order_literals(with_order, p.num_vars(), solutions);
     ExplainingSearch e(p, eo);
     std::vector<std::vector<std::int32_t>> found;
     std::vector<std::int32_t> log;
@@ -586,23 +614,27 @@ TEST(Explaining, EveryClauseHoldsAndTheOptimumIsProven) {
       EXPECT_NE(std::find(solutions.begin(), solutions.end(), v), solutions.end()) << where << ": not a solution";
     }
     EXPECT_EQ(last, optimum) << where;
-    read += check_log(log, solutions, objective, where, proofs);
+    read += check_log(log, extended, objective, where, proofs);
     learned += e.stats().learned;
     deleted += e.stats().deleted;
     resolutions += e.stats().resolutions;
     runs += e.stats().explain_runs;
     family += e.stats().family_explanations;
+    lifted += e.stats().lifted_explanations;
+    ordered += e.stats().order_literals > 0 ? 1 : 0;
   }
-  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs (%lld family reasons), %lld imported, "
-              "%lld deleted\n",
-              (long long)learned, (long long)resolutions, (long long)runs, (long long)family, (long long)imported,
-              (long long)deleted);
+  std::printf("explaining: %lld learned, %lld resolutions, %lld explanation runs (%lld family reasons, %lld lifted), "
+              "%lld imported, %lld deleted\n",
+              (long long)learned, (long long)resolutions, (long long)runs, (long long)family, (long long)lifted,
+              (long long)imported, (long long)deleted);
   EXPECT_EQ(std::int64_t(read), learned + models);  // every clause, and one proof per model
+  EXPECT_GT(ordered, 0);  // models with a machine got its order literals
   EXPECT_EQ(proofs, models);
   EXPECT_GT(learned, models);
   EXPECT_GT(resolutions, 0);
   EXPECT_GT(runs, 0);
   EXPECT_GT(family, 0);  // cumulatives explained by their own reasons
+  EXPECT_GT(lifted, 0);   // some of them with the bounds their steps lifted
   EXPECT_GT(imported, 0);
   EXPECT_GT(deleted, 0);
 }

@@ -561,7 +561,7 @@ void ExplainingSearch::tighten(std::int64_t best) { impl_->pending = std::min(im
 void ExplainingSearch::guide(const std::vector<std::int32_t>& values) {
   if (values.size() != std::size_t(impl_->n_model)) return;
   impl_->guide_values = values;
-  impl_->guide_values.resize(std::size_t(impl_->n), -1);  // the order literals: their saved phase
+  impl_->guide_order_literals();
   impl_->guided = true;
 }
 void ExplainingSearch::import(const std::vector<std::vector<Literal>>& nogoods) { impl_->import(nogoods); }

@@ -51,6 +51,19 @@ struct ExplainingSearch::Impl {
   /// The model's variables: 0 .. n_model - 1; the order literals come after them (add_order_literals),
   /// and neither solutions nor exported clauses carry them.
   int n_model = 0;
+  /// The order literals' values in guide_values, from the model variables' there: 1 where the first
+  /// of its two rows (add_order_literals: the last 2 (n - n_model) rows, in pairs) holds.
+  void guide_order_literals() {
+    guide_values.resize(std::size_t(n), 0);
+    const int first = prog.num_rows() - 2 * (n - n_model);
+    for (int k = 0; k < n - n_model; ++k) {
+      const auto r = std::size_t(first + 2 * k);
+      std::int64_t sum = 0;
+      for (int j = prog.row_begin[r]; j < prog.row_begin[r + 1]; ++j)
+        sum += std::int64_t(prog.coef[std::size_t(j)]) * guide_values[std::size_t(prog.var[std::size_t(j)])];
+      guide_values[std::size_t(n_model + k)] = sum <= prog.rhs[r] ? 1 : 0;
+    }
+  }
   std::vector<std::int32_t> scope_begin, scope_vars, words_of;
   // The store, its shadow (the values the trail last recorded), the level-0 domains, and the scratch
   // store explanations are tested on (equal to the level-0 domains outside a test).

@@ -63,8 +63,40 @@
 #include <Kokkos_Core.hpp>
 
 #include <utility>
+#ifdef KCP_PHASE_PROFILE
+#include <chrono>
+#endif
 
 namespace kcp {
+
+/// The kernel's phase clock (KCP_PHASE_PROFILE builds; search/search_state.hpp's KernelPhase): a team's
+/// first thread adds the ticks since its last mark to the phase's slot. Without the option it is empty.
+struct PhaseTimer {
+#ifdef KCP_PHASE_PROFILE
+  std::int64_t* ticks;
+  std::int64_t last;
+  static KOKKOS_INLINE_FUNCTION std::int64_t now() {
+#if defined(__CUDA_ARCH__)
+    return static_cast<std::int64_t>(clock64());
+#else
+    return static_cast<std::int64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION explicit PhaseTimer(std::int64_t* row_ticks) : ticks(row_ticks), last(now()) {}
+  template <class Team>
+  KOKKOS_INLINE_FUNCTION void mark(const Team& team, int phase) {
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const std::int64_t t = now();
+      ticks[phase] += t - last;
+      last = t;
+    });
+  }
+#else
+  KOKKOS_INLINE_FUNCTION explicit PhaseTimer(std::int64_t*) {}
+  template <class Team>
+  KOKKOS_INLINE_FUNCTION void mark(const Team&, int) const {}
+#endif
+};
 
 /// Holes: whether the program has bitsets (domains/store.hpp); without, the kernel is compiled with no
 /// bitset path at all (it cost a quarter of the nodes/s on the GPU through register spills).
@@ -346,20 +378,34 @@ struct ParallelSearch {
             false,
             0};
     if (!enter(team, row)) return;
+#ifdef KCP_PHASE_PROFILE
+    PhaseTimer timer{&state.team(t, team_phase_ticks)};
+#else
+    PhaseTimer timer{nullptr};
+#endif
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
-      if (!take_work(team, row)) return;
+      const bool more = take_work(team, row);
+      timer.mark(team, phase_take_work);
+      if (!more) return;
       Node node = begin_node(team, row, visited == 0);
       if (node.restore) restore(team, row, node);
+      timer.mark(team, phase_restore);
       apply_bound(team, row, node);
+      timer.mark(team, phase_bound);
       propagate(team, row, node);
+      timer.mark(team, phase_propagate);
 #ifdef KCP_CHECK_INVARIANTS
       if (!node.failed && !node.capped) check_invariants(team, s, qw, node.depth, node.restore, node.use_pool);
 #endif
       publish_dive(team, row, node);
       save_snapshot(team, row, node);
+      timer.mark(team, phase_save);
       branch(team, row, node);
+      timer.mark(team, phase_branch);
       record_solution(team, row, node);
-      if (next_node(team, row, node)) return;
+      const bool ends = next_node(team, row, node);
+      timer.mark(team, phase_next);
+      if (ends) return;
     }
   }
 

@@ -69,6 +69,23 @@ enum Control : int {
   ctl_count
 };
 
+/// A profiling build's phases of the kernel's node (KCP_PHASE_PROFILE; ParallelSearch::operator()):
+/// the clock ticks a team spends in each, between the marks its first thread sets after each phase
+/// (the phases end at team barriers, so a mark counts the slowest thread). Device: SM cycles
+/// (clock64); host: nanoseconds (steady_clock).
+enum KernelPhase : int {
+  phase_take_work,   ///< take_work: the next subproblem, run or split piece
+  phase_restore,     ///< begin_node and restore: a store copied back, decisions replayed
+  phase_bound,       ///< apply_bound: the objective's bound
+  phase_propagate,   ///< propagate: the fixpoint (and the nogood pool)
+  phase_save,        ///< publish_dive and save_snapshot: store copies out
+  phase_branch,      ///< branch: the variable and value choice, the decision pushed
+  phase_next,        ///< record_solution and next_node: solutions, backtracking, the node's end
+  phase_count
+};
+inline constexpr const char* kernel_phase_names[phase_count] = {"take_work", "restore", "bound", "propagate",
+                                                                "save", "branch", "next"};
+
 /// Slots of SearchState::team (int64 each), one row per team.
 enum TeamSlot : int {
   team_subproblem = 0,  ///< index of the subproblem in hand, -1 when none
@@ -117,6 +134,10 @@ enum TeamSlot : int {
   team_dive_enter,      ///< 1 when the row is back from a prefetch and has not looked into the cache yet
   team_dive_prefetches, ///< prefetches this row made
   team_dive_cache_misses,  ///< dives that started above their block's root while it was not published
+#ifdef KCP_PHASE_PROFILE
+  team_phase_ticks,     ///< KCP_PHASE_PROFILE: ticks in each KernelPhase (phase_count slots from here)
+  team_phase_ticks_end = team_phase_ticks + phase_count - 1,
+#endif
   team_slot_count
 };
 

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -374,6 +375,9 @@ class SliceSearcher final : public Searcher {
     report.subproblems_skipped += control_(ctl_skipped);
     report.launches += launches_;
     report.shared_carveout = setup.shared_carveout;
+#ifdef KCP_PHASE_PROFILE
+    print_phase_profile();
+#endif
 #ifdef KCP_CHECK_INVARIANTS
     const auto& control = control_;
     std::fprintf(stderr,
@@ -388,6 +392,32 @@ class SliceSearcher final : public Searcher {
                  (long long)control(ctl_check_first + 5));
 #endif
   }
+
+#ifdef KCP_PHASE_PROFILE
+  /// A profiling build's table (search/search_state.hpp's KernelPhase): each phase's ticks per node
+  /// over every row and its share, the clock's rate (device: SM cycles, kHz; host: ns).
+  void print_phase_profile() const {
+    std::int64_t nodes = 0, ticks[phase_count] = {}, all = 0;
+    for (int t = 0; t < rows_.total(); ++t) {
+      nodes += team_(t, team_nodes);
+      for (int p = 0; p < phase_count; ++p) ticks[p] += team_(t, team_phase_ticks + p), all += team_(t, team_phase_ticks + p);
+    }
+    double khz = 1e6;  // host: ticks are ns
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      int rate = 0;
+      cudaDeviceGetAttribute(&rate, cudaDevAttrClockRate, ExecSpace().cuda_device());
+      khz = rate;
+    }
+#endif
+    std::fprintf(stderr, "kcp-phases: space=%s rows=%d nodes=%lld clock_khz=%.0f ns_per_node=%.1f", ExecSpace::name(),
+                 rows_.total(), (long long)nodes, khz, nodes > 0 ? double(all) / nodes * 1e6 / khz : 0.0);
+    for (int p = 0; p < phase_count; ++p)
+      std::fprintf(stderr, " %s=%.1f/%.1f%%", kernel_phase_names[p], nodes > 0 ? double(ticks[p]) / nodes * 1e6 / khz : 0.0,
+                   all > 0 ? 100.0 * double(ticks[p]) / double(all) : 0.0);
+    std::fprintf(stderr, "\n");
+  }
+#endif
 
   volatile int* stop_flag() override { return kernel_.state.stop.data(); }
 

@@ -479,7 +479,8 @@ struct Cumulative : FamilyDefaults {
             use = &st;
             break;
           }
-        if (use == nullptr) return false;
+        // Each step's premise is below the bound it gives (no progress: a task of no duration): none.
+        if (use == nullptr || use->at - di + 1 >= cur) return false;
         for (std::size_t q = use->first; q < use->last; ++q) {
           const int j = met[q];
           need_hi(j, use->at);
@@ -498,7 +499,7 @@ struct Cumulative : FamilyDefaults {
             use = &st;
             break;
           }
-        if (use == nullptr) return false;
+        if (use == nullptr || use->at <= cur) return false;
         for (std::size_t q = use->first; q < use->last; ++q) {
           const int j = met[q];
           need_lo(j, use->at - t.duration(j) + 1);

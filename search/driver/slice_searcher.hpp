@@ -394,11 +394,19 @@ class SliceSearcher final : public Searcher {
   }
 
 #ifdef KCP_PHASE_PROFILE
-  /// A profiling build's table (search/search_state.hpp's KernelPhase): each phase's ticks per node
-  /// over every row and its share, the clock's rate (device: SM cycles, kHz; host: ns).
+  /// A profiling build's table (search/search_state.hpp's KernelPhase): each phase's time per node
+  /// and its share over every row, then over the complete rows and over the free ones (device: SM
+  /// cycles at the clock's rate; host: ns).
   void print_phase_profile() const {
+    print_phase_profile("all", 0, rows_.total());
+    if (rows_.complete > 0 && rows_.complete < rows_.total()) {
+      print_phase_profile("complete", 0, rows_.complete);
+      print_phase_profile("free", rows_.complete, rows_.total());
+    }
+  }
+  void print_phase_profile(const char* which, int from, int to) const {
     std::int64_t nodes = 0, ticks[phase_count] = {}, all = 0;
-    for (int t = 0; t < rows_.total(); ++t) {
+    for (int t = from; t < to; ++t) {
       nodes += team_(t, team_nodes);
       for (int p = 0; p < phase_count; ++p) ticks[p] += team_(t, team_phase_ticks + p), all += team_(t, team_phase_ticks + p);
     }
@@ -410,8 +418,8 @@ class SliceSearcher final : public Searcher {
       khz = rate;
     }
 #endif
-    std::fprintf(stderr, "kcp-phases: space=%s rows=%d nodes=%lld clock_khz=%.0f ns_per_node=%.1f", ExecSpace::name(),
-                 rows_.total(), (long long)nodes, khz, nodes > 0 ? double(all) / nodes * 1e6 / khz : 0.0);
+    std::fprintf(stderr, "kcp-phases: space=%s %s rows=%d nodes=%lld clock_khz=%.0f ns_per_node=%.1f", ExecSpace::name(),
+                 which, to - from, (long long)nodes, khz, nodes > 0 ? double(all) / nodes * 1e6 / khz : 0.0);
     for (int p = 0; p < phase_count; ++p)
       std::fprintf(stderr, " %s=%.1f/%.1f%%", kernel_phase_names[p], nodes > 0 ? double(ticks[p]) / nodes * 1e6 / khz : 0.0,
                    all > 0 ? 100.0 * double(ticks[p]) / double(all) : 0.0);

@@ -57,36 +57,8 @@ wc -l $OUT/sched-cuda.csv
 echo "== $SECONDS s"
 
 # ---- gpu-diag/s40b.sh
-# session 40 call 2 (issue 57): the explaining search with order literals and lifted time-table reasons — the CUDA tests (every typed test on Cuda), then
-# the dev set at 5 s on CUDA, 34b10fd (kcp-34b) against this one (kcp), instance by instance alternating,
-# from instance FROM of the sorted list until the call's budget.
-set -u
-for b in kcp kcp_tests kcp-34b; do [ -x gpu-diag/$b ] || { gunzip -c gpu-diag/$b.gz > gpu-diag/$b && chmod +x gpu-diag/$b; }; done
-nvidia-smi -L > $OUT/device.txt; nproc >> $OUT/device.txt
-if [ "${TESTS:-1}" = 1 ]; then
-  t=$SECONDS
-  timeout 260 gpu-diag/kcp_tests --gtest_filter='*Cuda*' > $OUT/kcp_tests-cuda.txt 2>&1; echo "kcp_tests rc=$? $((SECONDS - t)) s"
-  grep -E "^\[  (PASSED|FAILED) |^\[==========\]|Failure" $OUT/kcp_tests-cuda.txt | tail -8
-fi
-mkdir -p /tmp/devk && tar xzf gpu-data/devk.tgz -C /tmp/devk
-export OMP_PROC_BIND=false
-ls /tmp/devk/*.fzn | sort | tail -n +$(( ${FROM:-0} + 1 )) > /tmp/list.txt
-i=${FROM:-0}
-for f in $(cat /tmp/list.txt); do
-  echo $f > /tmp/one.txt
-  for b in kcp-34b kcp; do
-    OMP_NUM_THREADS=16 python3 perf/bench/run.py --kcp gpu-diag/$b --revision $b --space cuda --timeout ${TL:-5} --grace 10 \
-      --instances /tmp/one.txt --label $b --machine 1xH200 --out $OUT/part-$b.csv > /dev/null 2>&1
-    [ -f $OUT/dev-$b.csv ] || head -1 $OUT/part-$b.csv > $OUT/dev-$b.csv
-    tail -n +2 $OUT/part-$b.csv >> $OUT/dev-$b.csv
-  done
-  i=$((i + 1))
-  [ $SECONDS -gt ${BUDGET:-560} ] && { echo "stopped after instance $i of the list (time)"; break; }
-done
-echo "done through $i"
-rm -f $OUT/part-*.csv
-wc -l $OUT/dev-*.csv
-echo "== $SECONDS s"
+# session39-calls.sh's s39a.sh with kcp-b9c replaced by kcp-34b (34b10fd's cuda kcp) and its header's session and
+# issue changed: the dev set at 5 s on CUDA, kcp-34b against this session's kcp, alternating (TESTS=0).
 
 # ---- gpu-diag/s40c.sh
 # session 40 call 3 (issue 56): free rows' neighbourhoods written by the team (a scan) instead of one thread — the
@@ -128,40 +100,6 @@ wc -l $OUT/dev-*.csv
 echo "== $SECONDS s"
 
 # ---- gpu-diag/s40d.sh
-# session 40 call 4 (issue 56): free rows' neighbourhoods written by the team (a slice per thread, no team scan) — the
-# CUDA tests; the phase profile before (kcp-prof-382) and after (kcp-prof) on five small/medium dev instances, --space
-# cuda, 5 s each; then the dev set at 5 s on CUDA, 382eb43 (kcp-382) against this one (kcp), alternating, until BUDGET.
-set -u
-for b in kcp kcp_tests kcp-382 kcp-prof kcp-prof-382; do [ -x gpu-diag/$b ] || { gunzip -c gpu-diag/$b.gz > gpu-diag/$b && chmod +x gpu-diag/$b; }; done
-nvidia-smi -L > $OUT/device.txt; nproc >> $OUT/device.txt
-export OMP_PROC_BIND=false
-if [ "${TESTS:-1}" = 1 ]; then
-  t=$SECONDS
-  timeout 220 gpu-diag/kcp_tests --gtest_filter='*Cuda*' > $OUT/kcp_tests-cuda.txt 2>&1; echo "kcp_tests rc=$? $((SECONDS - t)) s"
-  grep -E "^\[  (PASSED|FAILED) |^\[==========\]|Failure" $OUT/kcp_tests-cuda.txt | tail -8
-fi
-mkdir -p /tmp/devk $OUT/prof && tar xzf gpu-data/devk.tgz -C /tmp/devk
-for n in roster-sickness_small-4 triangular_n10 spot5_404 wordpress_Wordpress7_Offers500; do
-  for b in kcp-prof-382 kcp-prof "kcp-prof --end-game-split off" "kcp-prof --no-dive-cache"; do
-    tag=$(echo $b | tr -d " -"); OMP_NUM_THREADS=16 timeout 40 gpu-diag/$b -t 5000 -s --space cuda /tmp/devk/$n.fzn > /dev/null 2> $OUT/prof/$n-$tag.err
-    echo "$n $b rc=$? $(grep -h kcp-phases $OUT/prof/$n-$tag.err | tr '\n' ' ')" >> $OUT/phases.txt
-  done
-done
-echo "profile done at $SECONDS s"
-ls /tmp/devk/*.fzn | sort > /tmp/list.txt
-i=0
-for f in $(cat /tmp/list.txt); do
-  echo $f > /tmp/one.txt
-  for b in kcp-382 kcp; do
-    OMP_NUM_THREADS=16 python3 perf/bench/run.py --kcp gpu-diag/$b --revision $b --space cuda --timeout ${TL:-5} --grace 10 \
-      --instances /tmp/one.txt --label $b --machine 1xH200 --out $OUT/part-$b.csv > /dev/null 2>&1
-    [ -f $OUT/dev-$b.csv ] || head -1 $OUT/part-$b.csv > $OUT/dev-$b.csv
-    tail -n +2 $OUT/part-$b.csv >> $OUT/dev-$b.csv
-  done
-  i=$((i + 1))
-  [ $SECONDS -gt ${BUDGET:-560} ] && { echo "stopped after instance $i of the list (time)"; break; }
-done
-echo "done through $i"
-rm -f $OUT/part-*.csv
-wc -l $OUT/dev-*.csv
-echo "== $SECONDS s"
+# s40c.sh with the profile loop over roster-sickness_small-4, triangular_n10, spot5_404 and
+# wordpress_Wordpress7_Offers500 and four binaries each: kcp-prof-382, kcp-prof, "kcp-prof --end-game-split off" and
+# "kcp-prof --no-dive-cache" (the error file named by the binary and options with spaces and dashes removed).

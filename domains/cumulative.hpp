@@ -144,12 +144,15 @@ struct NoTasksSeen {
 /// once) when they are at least two and at most this many.
 constexpr int edge_finding_max_tasks = 64;
 
+/// Whether tasks of this use on this capacity are disjunctive: no two of them run at once (2 r > C).
+KOKKOS_INLINE_FUNCTION constexpr bool disjunctive_use(std::int64_t use, std::int64_t capacity) { return 2 * use > capacity; }
+
 /// The disjunctive tasks' view for edge finding: est, lct and duration of task j.
 template <class G, class Store>
 struct DisjunctiveTasks {
   const CumulativeRef<G>& t;
   const Store& s;
-  KOKKOS_INLINE_FUNCTION bool in(int j) const { return 2 * t.use(j) > t.capacity(); }
+  KOKKOS_INLINE_FUNCTION bool in(int j) const { return disjunctive_use(t.use(j), t.capacity()); }
   KOKKOS_INLINE_FUNCTION std::int64_t est(int j) const { return s.min(t.start(j)); }
   KOKKOS_INLINE_FUNCTION std::int64_t lct(int j) const { return std::int64_t(s.max(t.start(j))) + t.duration(j); }
   KOKKOS_INLINE_FUNCTION bool inside(int j, std::int64_t a, std::int64_t b) const { return est(j) >= a && lct(j) <= b; }

@@ -16,7 +16,8 @@ int ExplainingSearch::add_order_literals(Program& p, int limit) {
     const std::int64_t cap = t.par(c, 0);
     const auto d = [&](int i) { return t.par(c, 1 + i); };
     bool machine = k >= 2 && k <= edge_finding_max_tasks;  // as DisjunctiveTasks::applies, durations > 0
-    for (int i = 0; i < k && machine; ++i) machine = 2 * t.par(c, 1 + k + i) > cap && d(i) > 0;
+    for (int i = 0; i < k && machine; ++i)
+      machine = disjunctive_use(t.par(c, 1 + k + i), cap) && d(i) > 0;
     if (!machine || added + k * (k - 1) / 2 > limit) continue;
     for (int i = 0; i < k; ++i)
       for (int j = i + 1; j < k; ++j) {

@@ -274,7 +274,6 @@ struct ExplainingSearch::Impl {
   Analysis analyse(std::vector<Literal>& learned, int& back, const volatile int* stop);
   /// Keeps the strongest literal per variable and bound; removed values once.
   static void merge(std::vector<Literal>& lits);
-
   /// `l` follows from `u` (same variable and bound, u as strong or stronger).
   static bool subsumed_by(const Literal& u, const Literal& l);
 
@@ -288,7 +287,6 @@ struct ExplainingSearch::Impl {
 
   /// The next decision, or false when every variable is fixed.
   bool decide();
-
 
   /// At level 0: the objective below `best`; false when that fails (a proof).
   bool apply_bound();

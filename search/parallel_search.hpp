@@ -91,10 +91,17 @@ struct PhaseTimer {
       last = t;
     });
   }
+  /// A mark set by the team's first thread inside its own Kokkos::single (a phase's part).
+  KOKKOS_INLINE_FUNCTION void lap(int phase) {
+    const std::int64_t t = now();
+    ticks[phase] += t - last;
+    last = t;
+  }
 #else
   KOKKOS_INLINE_FUNCTION explicit PhaseTimer(std::int64_t*) {}
   template <class Team>
   KOKKOS_INLINE_FUNCTION void mark(const Team&, int) const {}
+  KOKKOS_INLINE_FUNCTION void lap(int) const {}
 #endif
 };
 
@@ -119,6 +126,9 @@ struct ParallelSearch {
   int run_cap = 1;
   bool halve_path = false;         ///< SearchOptions::halve_path
   std::int64_t node_budget = 1;    ///< nodes per team per launch
+  /// A team reads the stop flag (and a free row the complete rows' idle count) on a launch's first node
+  /// and then every stop_poll nodes (SearchOptions::stop_poll).
+  std::int64_t stop_poll = 1;
   int scratch_level = 0;
   FixpointOptions fixpoint;
   /// The event-driven fixpoint (queue_fixpoint) with state.work as each team's workspace; else AC1.
@@ -384,7 +394,7 @@ struct ParallelSearch {
     PhaseTimer timer{nullptr};
 #endif
     for (std::int64_t visited = 0; visited < node_budget; ++visited) {
-      const bool more = take_work(team, row);
+      const bool more = take_work(team, row, visited % stop_poll == 0, timer);
       timer.mark(team, phase_take_work);
       if (!more) return;
       Node node = begin_node(team, row, visited == 0);
@@ -439,7 +449,7 @@ struct ParallelSearch {
 
   /// Take work when none is in hand: a subproblem (and where its dive starts), a free run, a piece of
   /// another row's subproblem; false when there is none (or the stop flag is up).
-  KOKKOS_INLINE_FUNCTION bool take_work(const TeamMember& team, const Row& row) const {
+  KOKKOS_INLINE_FUNCTION bool take_work(const TeamMember& team, const Row& row, bool poll, PhaseTimer& timer) const {
     const auto& ts = row.ts;
     NodeShared& sh = *row.shared;
     const bool complete = row.complete;
@@ -449,12 +459,17 @@ struct ParallelSearch {
       sh.piece = -1;
       sh.dive_block = -1;
       // The host's watchdog raises the stop flag at the time limit or on a signal, while the launch
-      // runs: end it at this node boundary, with the state as the last node left it.
+      // runs: end it at this node boundary, with the state as the last node left it. On a GPU the flag
+      // is host memory, each read a round trip over the bus that every team's reads queue for: it is
+      // read every stop_poll nodes.
       // A free row ends with the complete search: it alone decides when the search is over (a
       // state without complete rows, the host's beside a GPU, is stopped by the host).
-      if (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
-          (!complete && complete_rows > 0 &&
-           Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >= complete_rows)) {
+      const bool stop = poll && (*static_cast<volatile const int*>(state.stop.data()) != 0 ||
+                                 (!complete && complete_rows > 0 &&
+                                  Kokkos::atomic_fetch_add(&state.control(ctl_complete_idle), std::int64_t(0)) >=
+                                      complete_rows));
+      timer.lap(phase_take_stop);
+      if (stop) {
         sh.out_of_work = 1;
       } else if (ts(team_subproblem) < 0) {
         if (!complete) {

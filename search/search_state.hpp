@@ -74,7 +74,8 @@ enum Control : int {
 /// (the phases end at team barriers, so a mark counts the slowest thread). Device: SM cycles
 /// (clock64); host: nanoseconds (steady_clock).
 enum KernelPhase : int {
-  phase_take_work,   ///< take_work: the next subproblem, run or split piece
+  phase_take_stop,   ///< take_work's read of the stop flag (and a free row's of the idle count)
+  phase_take_work,   ///< the rest of take_work: the next subproblem, run or split piece
   phase_restore,     ///< begin_node and restore: a store copied back, decisions replayed
   phase_bound,       ///< apply_bound: the objective's bound
   phase_propagate,   ///< propagate: the fixpoint (and the nogood pool)
@@ -83,7 +84,7 @@ enum KernelPhase : int {
   phase_next,        ///< record_solution and next_node: solutions, backtracking, the node's end
   phase_count
 };
-inline constexpr const char* kernel_phase_names[phase_count] = {"take_work", "restore", "bound", "propagate",
+inline constexpr const char* kernel_phase_names[phase_count] = {"take_stop", "take_work", "restore", "bound", "propagate",
                                                                 "save", "branch", "next"};
 
 /// Slots of SearchState::team (int64 each), one row per team.

@@ -65,6 +65,9 @@ constexpr int host_teams_auto = -2;
 /// SearchOptions::explain_threads: the backend's default (explain_threads_for).
 constexpr int explain_threads_auto = 0;
 
+/// Nodes between a GPU team's reads of the stop flag (SearchOptions::stop_poll; perf/NOTES.md entry 66).
+inline constexpr std::int64_t default_stop_poll_gpu = 16;
+
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
   std::int64_t max_solutions = 1;    ///< satisfaction: stop after this many; 0: all
@@ -78,6 +81,9 @@ struct SearchOptions {
   std::uint64_t seed = 0;            ///< random value choices
   std::uint64_t free_salt = 0;       ///< mixed into the free runs' draws only (a distributed search's ranks)
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.05 s launches (1 s for the host's teams beside a GPU)
+  /// Nodes between a team's reads of the stop flag on a GPU (host memory there, each read a trip over
+  /// the bus); 0: default_stop_poll_gpu. The host's backends read it every node.
+  std::int64_t stop_poll = 0;
   int teams = 0;                     ///< 0: as many as the backend runs at once
   int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per complete team (4: see search/driver/setup.hpp's subproblems_per_row)
   int max_depth = 0;                 ///< decision stack per team; 0: sized from the model and the teams

@@ -88,6 +88,10 @@ void add_fleet_options(CLI::App& app, Options& o) {
   app.add_option("--slice-nodes", o.search.slice_nodes, "Nodes per team per kernel launch (0: adapted to launches of ~0.05 s)")
       ->check(CLI::NonNegativeNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--stop-poll", o.search.stop_poll,
+                 "On a GPU: nodes between a team's reads of the stop flag, which lives in host memory (0: " +
+                     std::to_string(default_stop_poll_gpu) + "; perf/NOTES.md entry 66)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
                  "(beside a GPU: one host thread) for up to this long first, and keep its answer when it "

@@ -539,6 +539,7 @@ class SliceSearcher final : public Searcher {
     kernel_.state.chunks = decltype(kernel_.state.chunks)(
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
+    kernel_.stop_poll = host_state ? 1 : options.stop_poll > 0 ? options.stop_poll : default_stop_poll_gpu;
     kernel_.run_cap = std::max(1, options.subproblem_runs);
     shallow_givers_ = options.shallow_givers;
     kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);

@@ -30,8 +30,11 @@ struct SearchPhase {
 enum class FixpointMode { automatic, queue, ac1 };
 /// The variable choice of free search (-f, and the variables no annotation covers).
 constexpr VarChoice default_free_var_choice = VarChoice::dom_wdeg;
-/// SearchOptions::copy_distance by default (perf/NOTES.md, entry 13).
+/// Copies of stores one level apart where the budget allows (perf/NOTES.md, entry 13).
 constexpr int default_copy_distance = 1;
+/// SearchOptions::copy_distance by default: default_copy_distance, or wider where a row gets few copies
+/// (search/driver/setup.hpp's copy_distance; perf/NOTES.md entry 66).
+constexpr int copy_distance_auto = -1;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
 /// Whether a search runs the event-driven fixpoint (the queue), before its workspaces' budget: asked for,
@@ -65,8 +68,17 @@ constexpr int host_teams_auto = -2;
 /// SearchOptions::explain_threads: the backend's default (explain_threads_for).
 constexpr int explain_threads_auto = 0;
 
-/// Nodes between a GPU team's reads of the stop flag (SearchOptions::stop_poll; perf/NOTES.md entry 66).
+/// Memory for the copies of stores over all teams (SearchOptions::copy_budget_bytes): 1 GiB.
+inline constexpr double default_copy_budget_bytes = double(1u << 30);
+
+/// Nodes between a GPU team's reads of the stop flag (SearchOptions::stop_poll; perf/NOTES.md entry 66):
+/// 16 for the default 1,056 teams of an H200, more for more teams, so that the reads per node stay the
+/// same (their round trips over the bus queue behind each other: read every node, they took a third
+/// of a small model's node).
 inline constexpr std::int64_t default_stop_poll_gpu = 16;
+inline std::int64_t default_stop_poll(std::int64_t teams) {
+  return teams / 64 > default_stop_poll_gpu ? teams / 64 : default_stop_poll_gpu;
+}
 
 struct SearchOptions {
   int objective = -1;                ///< store variable to minimise, or -1 for satisfaction
@@ -82,7 +94,7 @@ struct SearchOptions {
   std::uint64_t free_salt = 0;       ///< mixed into the free runs' draws only (a distributed search's ranks)
   std::int64_t slice_nodes = 0;      ///< nodes per team per launch; 0: adapted to ~0.05 s launches (1 s for the host's teams beside a GPU)
   /// Nodes between a team's reads of the stop flag on a GPU (host memory there, each read a trip over
-  /// the bus); 0: default_stop_poll_gpu. The host's backends read it every node.
+  /// the bus); 0: default_stop_poll (16 for up to 1,087 teams). The host's backends read it every node.
   std::int64_t stop_poll = 0;
   int teams = 0;                     ///< 0: as many as the backend runs at once
   int subproblem_depth = -1;         ///< p for 2^p subproblems; -1: 0 for one team, else >= 16 per complete team (4: see search/driver/setup.hpp's subproblems_per_row)
@@ -97,11 +109,12 @@ struct SearchOptions {
   int lane_row_terms = default_lane_row_terms;  ///< rows up to this long run one per lane (domains/program.hpp)
   bool snapshots = true;             ///< backtrack from copies of stores, not from the root (when one fits)
   /// Levels between two copies of the store on a team's way down its subproblem (hybrid
-  /// recomputation, search/parallel_search.hpp); 0: only the subproblem's root is copied.
-  int copy_distance = default_copy_distance;
+  /// recomputation, search/parallel_search.hpp); 0: only the subproblem's root is copied;
+  /// copy_distance_auto: 1, or wider where the budget gives a row few copies.
+  int copy_distance = copy_distance_auto;
   /// Memory all teams' copies may take together (bytes); the levels below the last copy that fits
   /// replay from it.
-  double copy_budget_bytes = double(1u << 30);
+  double copy_budget_bytes = default_copy_budget_bytes;
   /// The event-driven fixpoint (queue), AC1, or automatic: queue, except AC1 on teams of several
   /// threads (GPUs) when a variable is read by more than auto_ac1_reads propagators on average, where
   /// the queue holds most of the propagators anyway and building it costs more than it saves.

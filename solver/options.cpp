@@ -89,8 +89,8 @@ void add_fleet_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--stop-poll", o.search.stop_poll,
-                 "On a GPU: nodes between a team's reads of the stop flag, which lives in host memory (0: " +
-                     std::to_string(default_stop_poll_gpu) + "; perf/NOTES.md entry 66)")
+                 "On a GPU: nodes between a team's reads of the stop flag, which lives in host memory (0, the "
+                 "default: " + std::to_string(default_stop_poll_gpu) + ", or the teams / 64 where more; perf/NOTES.md entry 66)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
@@ -208,9 +208,16 @@ void add_store_options(CLI::App& app, Options& o) {
                "Backtrack from saved copies of stores, not from the root (default on)");
   app.add_option("--copy-distance", o.search.copy_distance,
                  "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
-                 "copy above it (default " +
-                     std::to_string(kcp::default_copy_distance) + "); 0: copy only the subproblem's root")
+                 "copy above it (default: " +
+                     std::to_string(kcp::default_copy_distance) +
+                     ", or wider where --copy-budget gives a team fewer than 64 copies, so that they reach 64 levels; "
+                     "0: copy only the subproblem's root)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option_function<double>(
+         "--copy-budget", [&o](double mib) { o.search.copy_budget_bytes = mib * 1024.0 * 1024.0; },
+         "Memory the copies of stores may take over all teams, in MiB (default 1024); the levels below the last "
+         "copy that fits replay from it (statistic storeCopiesPerTeam; perf/NOTES.md entry 66)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-depth", o.search.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(CLI::NonNegativeNumber);
 }

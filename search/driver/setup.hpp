@@ -184,15 +184,34 @@ inline double subproblems_per_row(const SearchOptions& o, int complete_rows) {
   return o.objective >= 0 && splits_end_game(o, complete_rows) ? 4.0 : 16.0;
 }
 
-/// Copies of stores per row: one every copy_distance of the `levels` below the subproblem's root, at
+/// Copies of stores per row the budget allows (SearchOptions::copy_budget_bytes over all rows).
+inline std::int64_t store_slots_fit(const SearchOptions& o, int rows, std::int64_t domain_bytes) {
+  const double per_slot = double(rows) * double(domain_bytes);
+  return per_slot > 0 ? static_cast<std::int64_t>(o.copy_budget_bytes / per_slot) : 0;
+}
+
+/// Levels between two copies of a row's store: SearchOptions::copy_distance when given, else 1 where
+/// the budget allows each row copy_reach_levels copies or more, and otherwise the copies spaced to reach
+/// that deep below the subproblem's root (at most 16 apart). A GPU's 1,056 rows get 5-18 copies of a
+/// store of 55-200 KB in the 1 GiB: with one a level, a node below the last copy replayed 3-17
+/// decisions and reran their fixpoint (perf/NOTES.md entry 66).
+inline int copy_distance(const SearchOptions& o, int rows, std::int64_t domain_bytes) {
+  constexpr std::int64_t copy_reach_levels = 64;
+  constexpr std::int64_t max_auto_copy_distance = 16;
+  if (o.copy_distance != copy_distance_auto) return o.copy_distance;
+  const std::int64_t fit = store_slots_fit(o, rows, domain_bytes);
+  if (fit <= 0 || fit >= copy_reach_levels) return default_copy_distance;
+  return static_cast<int>(std::min(max_auto_copy_distance, (copy_reach_levels + fit - 1) / fit));
+}
+
+/// Copies of stores per row: one every `distance` of the `levels` below the subproblem's root, at
 /// most 512, and as many as fit in the budget over all rows (none when not even the subproblem's root
 /// fits). The levels below the last one replay from it.
-inline int store_slots(const SearchOptions& o, int rows, std::int64_t domain_bytes, std::int64_t levels) {
+inline int store_slots(const SearchOptions& o, int distance, int rows, std::int64_t domain_bytes, std::int64_t levels) {
   constexpr std::int64_t max_store_slots = 512;
   if (!o.snapshots) return 0;
-  const double per_slot = double(rows) * double(domain_bytes);
-  const std::int64_t fit = per_slot > 0 ? static_cast<std::int64_t>(o.copy_budget_bytes / per_slot) : 0;
-  const std::int64_t wanted = o.copy_distance > 0 ? (levels + o.copy_distance - 1) / o.copy_distance + 1 : 1;
+  const std::int64_t fit = store_slots_fit(o, rows, domain_bytes);
+  const std::int64_t wanted = distance > 0 ? (levels + distance - 1) / distance + 1 : 1;
   return static_cast<int>(std::min({fit, wanted, max_store_slots}));
 }
 

@@ -471,9 +471,10 @@ class SliceSearcher final : public Searcher {
     const int rows = rows_.total();
     kernel_.phases = upload_phases<Memory>(program, options.phases, options);
     kernel_.free_phases = upload_phases<Memory>(program, {}, options, &kernel_.phases);
-    report.store_slots = store_slots(options, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
+    const int distance = copy_distance(options, rows, report.domain_bytes);
+    report.store_slots = store_slots(options, distance, rows, report.domain_bytes, capacity_ - report.subproblem_depth);
     report.snapshots = report.store_slots > 0;
-    report.copy_distance = report.snapshots ? options.copy_distance : 0;
+    report.copy_distance = report.snapshots ? distance : 0;
     // The event-driven fixpoint's workspaces of all teams together stay within queue_work_budget_bytes,
     // else AC1 (fleet_teams has fitted the default teams where it could).
     // Learning: the pool's room, in the event-driven fixpoint's queue too (domains/nogoods.hpp).
@@ -539,15 +540,15 @@ class SliceSearcher final : public Searcher {
     kernel_.state.chunks = decltype(kernel_.state.chunks)(
         "kcp::search::chunks", dealt ? std::size_t(1) << (report.subproblem_depth - kernel_.chunk_log) : 1);
     kernel_.complete_rows = rows_.complete;
-    kernel_.stop_poll = host_state ? 1 : options.stop_poll > 0 ? options.stop_poll : default_stop_poll_gpu;
+    kernel_.stop_poll = host_state ? 1 : options.stop_poll > 0 ? options.stop_poll : default_stop_poll(rows_.total());
     kernel_.run_cap = std::max(1, options.subproblem_runs);
     shallow_givers_ = options.shallow_givers;
     kernel_.halve_path = options.halve_path && !(options.objective < 0 && options.max_solutions > 0 && options.ordered_solutions);
     // The dive cache: where several complete rows dive into 2^p subproblems, p >= 3, in at most 4,096
-    // blocks within a 16th of the copies' budget (64 MiB by default).
+    // blocks within 64 MiB (a 16th of the copies' default budget; --copy-budget leaves it).
     if (options.dive_cache && rows_.complete > 1 && report.subproblem_depth >= 3) {
       const int p = report.subproblem_depth;
-      const int log = DiveCache<Memory>::choose_log(p, report.domain_bytes, options.copy_budget_bytes / 16);
+      const int log = DiveCache<Memory>::choose_log(p, report.domain_bytes, default_copy_budget_bytes / 16);
       if (log < p) {
         kernel_.dive = DiveCache<Memory>(p, log, n_, words, rows_.complete);
         report.dive_cache_depth = p - log;

@@ -4,6 +4,7 @@
 
 #include "search/branching.hpp"
 #include "search/launch.hpp"
+#include "search/driver/setup.hpp"
 
 #include "solver/compile.hpp"
 #include "solver/fzn/checker.hpp"
@@ -484,6 +485,41 @@ TYPED_TEST(SearchOnBackend, HybridRecomputationExploresTheSameTreeAndItsReplaysA
       }
     }
   }
+}
+
+/// Where the copies' budget gives a team fewer than 64 copies, they are spaced to reach 64 levels (at
+/// most 16 apart); given, --copy-distance is kept.
+TEST(CopyDistance, WiderWhereTheBudgetGivesFewCopies) {
+  SearchOptions o;
+  const std::int64_t store = 63864;  // team-assignment's store; 1,056 teams: 15 copies in 1 GiB
+  EXPECT_EQ(driver::copy_distance(o, 1056, store), 5);
+  EXPECT_EQ(driver::copy_distance(o, 1056, 800), 1);      // 1,271 copies
+  EXPECT_EQ(driver::copy_distance(o, 1056, 200784), 13);  // 5 copies
+  EXPECT_EQ(driver::copy_distance(o, 1056, std::int64_t(1) << 30), 1);  // none fits: no copies at all
+  EXPECT_EQ(driver::copy_distance(o, 1, 1 << 30), 16);    // one copy: at most 16 apart
+  o.copy_distance = 1;
+  EXPECT_EQ(driver::copy_distance(o, 1056, store), 1);
+  o.copy_distance = 0;
+  EXPECT_EQ(driver::copy_distance(o, 1056, store), 0);
+}
+
+/// Eight copies for the one team of an all-solutions search: spaced 8 apart, the same tree.
+TYPED_TEST(SearchOnBackend, FewCopiesSpacedFindTheSameTree) {
+  SearchOptions o;
+  o.max_solutions = 0;
+  o.teams = 1;
+  o.learn = LearnMode::none;
+  const Outcome wide = solve_file<TypeParam>(example("queens.fzn"), o);
+  ASSERT_EQ(wide.report.copy_distance, 1);
+  ASSERT_GT(wide.report.store_slots, 8);
+  o.copy_budget_bytes = 8.0 * double(wide.report.domain_bytes);
+  const Outcome few = solve_file<TypeParam>(example("queens.fzn"), o);
+  EXPECT_EQ(few.report.copy_distance, 8);
+  EXPECT_EQ(few.report.store_slots, 8);
+  EXPECT_EQ(few.distinct.size(), 92u);
+  EXPECT_EQ(few.report.nodes, wide.report.nodes);
+  EXPECT_EQ(few.report.failures, wide.report.failures);
+  EXPECT_GE(few.report.replayed_decisions, wide.report.replayed_decisions);
 }
 
 /// A team larger than the backend can run (CUDA: the search kernel's launch bounds; host: the thread

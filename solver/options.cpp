@@ -21,21 +21,36 @@ const char* option_group_title(OptionGroup g) {
 
 namespace {
 
+/// CLI11 2.1's NonNegativeNumber and PositiveNumber name their range as "0.000000 to 1797693..." (309
+/// digits): the same checks, saying what the value must be.
+CLI::Validator number_check(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& s) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(s, v)) return "'" + s + "' is not a number";
+        if (zero_allowed ? v >= 0 : v > 0) return {};
+        return std::string(zero_allowed ? "must be 0 or more" : "must be more than 0") + ", not " + s;
+      },
+      zero_allowed ? "NONNEGATIVE" : "POSITIVE");
+}
+const CLI::Validator non_negative = number_check(true);
+const CLI::Validator positive = number_check(false);
+
 /// The user's options: what a MiniZinc user sets (MiniZinc's standard flags and kcp's few of its own).
 void add_user_options(CLI::App& app, Options& o) {
   app.option_defaults()->group(option_group_title(OptionGroup::user));
   app.add_option("model", o.model, "FlatZinc model to solve")->required();
   app.add_flag("-a,--all-solutions", o.all, "Satisfaction: print every solution; optimisation: every improving one");
   app.add_option("-n,--num-solutions", o.num_solutions, "Satisfaction: stop after N solutions")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   app.add_flag("-i,--intermediate", o.intermediate, "Optimisation: print every improving solution");
   app.add_flag("-f,--free-search", o.free_search, "Ignore the search annotations");
   app.add_option("-p,--parallel", o.threads, "Host threads (OpenMP); 0: Kokkos' default")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option("-r,--random-seed", o.search.seed, "Seed for random choices");
   app.add_flag("-s,--statistics", o.statistics, "Print statistics as %%%mzn-stat lines");
   app.add_option("-t,--time-limit", o.time_limit_ms, "Time limit in milliseconds (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_flag("-v,--verbose", o.verbose, "Progress messages on stderr");
   std::vector<std::string> spaces = available_spaces();
   spaces.insert(spaces.begin(), "default");
@@ -60,11 +75,11 @@ void add_user_options(CLI::App& app, Options& o) {
 void add_fleet_options(CLI::App& app, Options& o) {
   app.option_defaults()->group(option_group_title(OptionGroup::tuning));
   app.add_option("--teams", o.search.teams, "Teams searching at once (0: as many as the backend runs at once)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option("--team-size", o.search.team_size, "Threads per team (0: the backend's default)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option("--vector-length", o.search.vector_length, "Vector lanes per thread (0: the backend's default)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option("--shared-carveout", o.shared_carveout,
                  "CUDA, Kokkos 3: the search kernel's shared memory share of the SM's L1 and shared memory, in "
                  "percent; fit: what its resident teams need, kokkos: Kokkos' choice (all of it)")
@@ -86,17 +101,17 @@ void add_fleet_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"on", "off"}));
   // These two may be given twice, the last one counting (test scripts add them to arguments that may have them).
   app.add_option("--slice-nodes", o.search.slice_nodes, "Nodes per team per kernel launch (0: adapted to launches of ~0.05 s)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--stop-poll", o.search.stop_poll,
                  "On a GPU: nodes between a team's reads of the stop flag, which lives in host memory (0, the "
                  "default: " + std::to_string(default_stop_poll_gpu) + ", or the teams / 64 where more; perf/NOTES.md entry 66)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
                  "(beside a GPU: one host thread) for up to this long first, and keep its answer when it "
                  "finishes (0: no probe)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
 }
 
@@ -131,7 +146,7 @@ void add_portfolio_options(CLI::App& app, Options& o) {
                  "(no restarts or LNS: complete search only)")
       ->check(CLI::IsMember({"luby", "geometric", "none"}));
   app.add_option("--restart-base", o.search.restart_base, "Failures of the restart sequence's unit (default 100)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   app.add_flag("--lns,!--no-lns", o.search.lns,
                "The portfolio's runs search neighbourhoods of the best solution once one exists (default on; "
                "off: restarts only)");
@@ -203,7 +218,7 @@ void add_store_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"auto", "queue", "ac1"}));
   app.add_option("--max-fixpoint-iterations", o.search.max_fixpoint_iterations,
                  "Per node; a node still changing after that many is branched on (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_flag("--snapshot,!--no-snapshot", o.search.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
   app.add_option("--copy-distance", o.search.copy_distance,
@@ -212,14 +227,14 @@ void add_store_options(CLI::App& app, Options& o) {
                      std::to_string(kcp::default_copy_distance) +
                      ", or wider where --copy-budget gives a team fewer than 64 copies, so that they reach 64 levels; "
                      "0: copy only the subproblem's root)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
   app.add_option_function<double>(
          "--copy-budget", [&o](double mib) { o.search.copy_budget_bytes = mib * 1024.0 * 1024.0; },
          "Memory the copies of stores may take over all teams, in MiB (default 1024); the levels below the last "
          "copy that fits replay from it (statistic storeCopiesPerTeam; perf/NOTES.md entry 66)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   app.add_option("--max-depth", o.search.max_depth, "Decisions per team's stack (0: sized from the model)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
 }
 
 /// Experiments: switches kept so that a measurement can be repeated; one that measurement retires goes
@@ -253,7 +268,7 @@ void add_experiment_options(CLI::App& app, Options& o) {
                "Rewrite linear rows as ternary propagators x = y op z, Turbo's form (to measure native rows)");
   app.add_option("--lane-row-terms", o.search.lane_row_terms,
                  "Linear rows of at most K terms run on one vector lane each, longer ones on a vector group")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative);
 }
 
 }  // namespace

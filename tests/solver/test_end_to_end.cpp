@@ -310,6 +310,21 @@ TEST(EndToEnd, UnknownFlagIsAnError) {
   EXPECT_NE(r.err.find("frobnicate"), std::string::npos) << r.err;
 }
 
+// A number out of its range says what it must be, in a line (CLI11's own checks printed the range's end,
+// a double of 309 digits).
+TEST(EndToEnd, ANumberOutOfRangeSaysWhatItMustBe) {
+  const CliRun neg = run({"--teams", "-1", example("queens.fzn")});
+  EXPECT_EQ(neg.code, 2);
+  EXPECT_NE(neg.err.find("--teams: must be 0 or more, not -1"), std::string::npos) << neg.err;
+  EXPECT_LT(neg.err.size(), 200u) << neg.err;
+  const CliRun zero = run({"--copy-budget", "0", example("queens.fzn")});
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.err.find("--copy-budget: must be more than 0, not 0"), std::string::npos) << zero.err;
+  const CliRun word = run({"-t", "soon", example("queens.fzn")});
+  EXPECT_EQ(word.code, 2);
+  EXPECT_NE(word.err.find("soon"), std::string::npos) << word.err;
+}
+
 // MiniZinc passes another solver's backend flag through (Gecode's -node in its test suite): named as it
 // was written, not read as "-n ode".
 TEST(EndToEnd, MultiLetterSingleDashOptionIsNamed) {

@@ -32,9 +32,12 @@ enum class FixpointMode { automatic, queue, ac1 };
 constexpr VarChoice default_free_var_choice = VarChoice::dom_wdeg;
 /// Copies of stores one level apart where the budget allows (perf/NOTES.md, entry 13).
 constexpr int default_copy_distance = 1;
-/// SearchOptions::copy_distance by default: default_copy_distance, or wider where a row gets few copies
+/// SearchOptions::copy_distance by default: default_copy_distance where a row gets copy_reach_levels
+/// copies or more, else the copies spaced to reach that many levels, at most max_auto_copy_distance apart
 /// (search/driver/setup.hpp's copy_distance; perf/NOTES.md entry 66).
 constexpr int copy_distance_auto = -1;
+constexpr std::int64_t copy_reach_levels = 64;
+constexpr std::int64_t max_auto_copy_distance = 16;
 /// See SearchOptions::fixpoint_mode.
 constexpr double auto_ac1_reads = 16;
 /// Whether a search runs the event-driven fixpoint (the queue), before its workspaces' budget: asked for,
@@ -76,8 +79,10 @@ inline constexpr double default_copy_budget_bytes = double(1u << 30);
 /// same (their round trips over the bus queue behind each other: read every node, they took a third
 /// of a small model's node).
 inline constexpr std::int64_t default_stop_poll_gpu = 16;
+/// With more teams than default_stop_poll_gpu times this, a read every teams / this many nodes.
+inline constexpr std::int64_t stop_poll_teams_per_node = 64;
 inline std::int64_t default_stop_poll(std::int64_t teams) {
-  return teams / 64 > default_stop_poll_gpu ? teams / 64 : default_stop_poll_gpu;
+  return std::max(default_stop_poll_gpu, teams / stop_poll_teams_per_node);
 }
 
 struct SearchOptions {

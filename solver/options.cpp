@@ -105,7 +105,8 @@ void add_fleet_options(CLI::App& app, Options& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--stop-poll", o.search.stop_poll,
                  "On a GPU: nodes between a team's reads of the stop flag, which lives in host memory (0, the "
-                 "default: " + std::to_string(default_stop_poll_gpu) + ", or the teams / 64 where more; perf/NOTES.md entry 66)")
+                 "default: " + std::to_string(default_stop_poll_gpu) + ", or the teams / " +
+                     std::to_string(stop_poll_teams_per_node) + " where more; perf/NOTES.md entry 66)")
       ->check(non_negative);
   app.add_option("--probe-ms", o.probe_ms,
                  "With the default teams and subproblems on a backend of several teams: search with one team "
@@ -222,16 +223,17 @@ void add_store_options(CLI::App& app, Options& o) {
   app.add_flag("--snapshot,!--no-snapshot", o.search.snapshots,
                "Backtrack from saved copies of stores, not from the root (default on)");
   app.add_option("--copy-distance", o.search.copy_distance,
-                 "Copy the store every K levels below a subproblem's root and recompute a node from the deepest "
-                 "copy above it (default: " +
-                     std::to_string(kcp::default_copy_distance) +
-                     ", or wider where --copy-budget gives a team fewer than 64 copies, so that they reach 64 levels; "
-                     "0: copy only the subproblem's root)")
+                 fmt::format("Copy the store every K levels below a subproblem's root and recompute a node from the "
+                             "deepest copy above it (default: {0}, or wider where --copy-budget gives a team fewer than "
+                             "{1} copies, so that they reach {1} levels, at most {2} apart; 0: copy only the "
+                             "subproblem's root)",
+                             default_copy_distance, copy_reach_levels, max_auto_copy_distance))
       ->check(non_negative);
   app.add_option_function<double>(
          "--copy-budget", [&o](double mib) { o.search.copy_budget_bytes = mib * 1024.0 * 1024.0; },
-         "Memory the copies of stores may take over all teams, in MiB (default 1024); the levels below the last "
-         "copy that fits replay from it (statistic storeCopiesPerTeam; perf/NOTES.md entry 66)")
+         fmt::format("Memory the copies of stores may take over all teams, in MiB (default {}); the levels below the "
+                     "last copy that fits replay from it (statistic storeCopiesPerTeam; perf/NOTES.md entry 66)",
+                     default_copy_budget_bytes / (1024.0 * 1024.0)))
       ->check(positive);
   app.add_option("--max-depth", o.search.max_depth, "Decisions per team's stack (0: sized from the model)")
       ->check(non_negative);

@@ -192,12 +192,10 @@ inline std::int64_t store_slots_fit(const SearchOptions& o, int rows, std::int64
 
 /// Levels between two copies of a row's store: SearchOptions::copy_distance when given, else 1 where
 /// the budget allows each row copy_reach_levels copies or more, and otherwise the copies spaced to reach
-/// that deep below the subproblem's root (at most 16 apart). A GPU's 1,056 rows get 5-18 copies of a
+/// that deep below the subproblem's root (at most max_auto_copy_distance apart). A GPU's 1,056 rows get 5-18 copies of a
 /// store of 55-200 KB in the 1 GiB: with one a level, a node below the last copy replayed 3-17
 /// decisions and reran their fixpoint (perf/NOTES.md entry 66).
 inline int copy_distance(const SearchOptions& o, int rows, std::int64_t domain_bytes) {
-  constexpr std::int64_t copy_reach_levels = 64;
-  constexpr std::int64_t max_auto_copy_distance = 16;
   if (o.copy_distance != copy_distance_auto) return o.copy_distance;
   const std::int64_t fit = store_slots_fit(o, rows, domain_bytes);
   if (fit <= 0 || fit >= copy_reach_levels) return default_copy_distance;

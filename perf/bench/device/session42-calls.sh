@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 42 (issue 56; perf/NOTES.md entry 67): the device calls, in order, on one H200 (~1,230 s of the 1,800).
+# Session 42 (issue 56; perf/NOTES.md entry 67): the device calls, in order, on one H200 (~1,450 s of the 1,800).
 # Carry gpu-diag (kcp.gz, kcp_tests.gz: the cuda preset's binaries at 5a2b977, behaviour as 11c5ef7) and gpu-data
 # (devk.tgz, breadth-kcp.tgz: the dev and breadth sets compiled with kcp's mznlib; copy-lists/: the three lists of
 # perf/results/vm/copy-budget/). Kept for the record: the scripts ran from gpu-diag/ (ignored).
@@ -10,6 +10,8 @@
 # Call 3: REV=5a2b977 BUDGET=480 bash gpu-diag/s42c.sh: the last 3 (gpu-vs-host/dev-*-15s-5a2b977.csv: calls 2 and 3
 #   concatenated, rows whole), then two warps a team on the other 26 dev instances
 #   (team-shapes/shapes-4s-5a2b977-rest-*.csv; renamed from shape-LABEL.csv).
+# Call 4: REV=5a2b977 TL=4 BUDGET=430 bash gpu-diag/s42d.sh: four warps a team against the default, every dev instance
+#   (team-shapes/shapes-4s-5a2b977-dev-*.csv; renamed from shape4-LABEL.csv).
 
 # ---- gpu-diag/s42a.sh
 # session 42 call 1 (issue 56): the copies on a GPU. Per instance, alternating configs, TL s each (--space cuda):
@@ -87,6 +89,27 @@ for f in $(cat /tmp/all.txt); do
     tail -n +2 $OUT/part.csv >> $OUT/shape-$l.csv
   done
   [ $SECONDS -gt ${BUDGET:-540} ] && { echo "stopped after $n (time)"; break; }
+done
+rm -f $OUT/part.csv; wc -l $OUT/*.csv
+echo "== $SECONDS s"
+
+# ---- gpu-diag/s42d.sh
+# session 42 call 4 (issue 56): four warps a team (--team-size 4, 2,112 teams, 2 GiB so each keeps the copies of the
+# default's teams) against the default, every dev instance, TL s each, alternating.
+set -u
+for b in kcp; do [ -x gpu-diag/$b ] || { gunzip -c gpu-diag/$b.gz > gpu-diag/$b && chmod +x gpu-diag/$b; }; done
+nvidia-smi -L > $OUT/device.txt; nproc >> $OUT/device.txt
+mkdir -p /tmp/devk && tar xzf gpu-data/devk.tgz -C /tmp/devk
+export OMP_PROC_BIND=false
+for f in $(ls /tmp/devk/*.fzn | sort); do
+  echo $f > /tmp/one.txt
+  for c in "default:" "ts4-2g:--copy-budget 2048 --team-size 4"; do l=${c%%:*}
+    OMP_NUM_THREADS=16 python3 perf/bench/run.py --kcp gpu-diag/kcp --revision ${REV:-s42} --space cuda --timeout ${TL:-4} --grace 10 \
+      --instances /tmp/one.txt --label $l --machine 1xH200 --out $OUT/part.csv -- ${c#*:} > /dev/null 2>&1
+    [ -f $OUT/shape4-$l.csv ] || head -1 $OUT/part.csv > $OUT/shape4-$l.csv
+    tail -n +2 $OUT/part.csv >> $OUT/shape4-$l.csv
+  done
+  [ $SECONDS -gt ${BUDGET:-420} ] && { echo "stopped after $f (time)"; break; }
 done
 rm -f $OUT/part.csv; wc -l $OUT/*.csv
 echo "== $SECONDS s"
